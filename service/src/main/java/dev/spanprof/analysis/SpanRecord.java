@@ -1,0 +1,233 @@
+package dev.spanprof.analysis;
+
+import java.util.Objects;
+
+/**
+ * One span as spanprof holds it: primitive ids and nanos, interned names, shared resource and
+ * scope, and the span's original encoded bytes for forwarding.
+ *
+ * <p>Times are kept as received (Unix epoch nanoseconds). A span whose end is before its start is
+ * kept unchanged and reported by {@link #endsBeforeStart()}; {@link #effectiveEndNanos()} treats
+ * it as zero-length at its start, as semantics.md §1 requires. Nothing is ever dropped for it.
+ *
+ * <p>Instances are immutable; build them with a reusable {@link Builder}.
+ */
+public final class SpanRecord {
+
+  private final long traceIdHigh;
+  private final long traceIdLow;
+  private final long spanId;
+  private final long parentSpanId;
+  private final String name;
+  private final SpanKind kind;
+  private final SpanStatus status;
+  private final long startNanos;
+  private final long endNanos;
+  private final Attributes attributes;
+  private final SpanResource resource;
+  private final SpanScope scope;
+  private final byte[] encoded;
+
+  private SpanRecord(Builder builder) {
+    this.traceIdHigh = builder.traceIdHigh;
+    this.traceIdLow = builder.traceIdLow;
+    this.spanId = builder.spanId;
+    this.parentSpanId = builder.parentSpanId;
+    this.name = Objects.requireNonNull(builder.name, "name");
+    this.kind = Objects.requireNonNull(builder.kind, "kind");
+    this.status = Objects.requireNonNull(builder.status, "status");
+    this.startNanos = builder.startNanos;
+    this.endNanos = builder.endNanos;
+    this.attributes = Objects.requireNonNull(builder.attributes, "attributes");
+    this.resource = Objects.requireNonNull(builder.resource, "resource");
+    this.scope = Objects.requireNonNull(builder.scope, "scope");
+    this.encoded = Objects.requireNonNull(builder.encoded, "encoded");
+  }
+
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  public long traceIdHigh() {
+    return traceIdHigh;
+  }
+
+  public long traceIdLow() {
+    return traceIdLow;
+  }
+
+  public TraceId traceId() {
+    return new TraceId(traceIdHigh, traceIdLow);
+  }
+
+  public long spanId() {
+    return spanId;
+  }
+
+  /** The parent's span id, or 0 for a span that names no parent. */
+  public long parentSpanId() {
+    return parentSpanId;
+  }
+
+  public String name() {
+    return name;
+  }
+
+  /** The resource's {@code service.name}: with {@link #name()}, the span's operation. */
+  public String serviceName() {
+    return resource.serviceName();
+  }
+
+  public SpanKind kind() {
+    return kind;
+  }
+
+  public SpanStatus status() {
+    return status;
+  }
+
+  public long startNanos() {
+    return startNanos;
+  }
+
+  /** The end as received; may be before the start (see {@link #effectiveEndNanos()}). */
+  public long endNanos() {
+    return endNanos;
+  }
+
+  public boolean endsBeforeStart() {
+    return endNanos < startNanos;
+  }
+
+  /** The end used for analysis: the start when the span ends before it starts. */
+  public long effectiveEndNanos() {
+    return Math.max(startNanos, endNanos);
+  }
+
+  public long durationNanos() {
+    return effectiveEndNanos() - startNanos;
+  }
+
+  /** The span's own attributes; see {@link #attribute(String)} for the lookup semantics.md uses. */
+  public Attributes attributes() {
+    return attributes;
+  }
+
+  /** The span's attribute {@code key}, else its resource's, else null (semantics.md §1). */
+  public Object attribute(String key) {
+    Object own = attributes.get(key);
+    return own != null ? own : resource.attributes().get(key);
+  }
+
+  public SpanResource resource() {
+    return resource;
+  }
+
+  public SpanScope scope() {
+    return scope;
+  }
+
+  /** The original encoded OTLP {@code Span} message. Callers must not modify it. */
+  public byte[] encoded() {
+    return encoded;
+  }
+
+  @Override
+  public String toString() {
+    return "SpanRecord{trace=" + Ids.toHex(traceIdHigh) + Ids.toHex(traceIdLow)
+        + ", span=" + Ids.toHex(spanId)
+        + ", parent=" + Ids.toHex(parentSpanId)
+        + ", service=" + serviceName()
+        + ", name=" + name
+        + ", kind=" + kind
+        + ", start=" + startNanos
+        + ", end=" + endNanos + '}';
+  }
+
+  /**
+   * Builds span records. One builder can build many records: {@link #build()} copies the current
+   * values, and every setter overwrites its field.
+   */
+  public static final class Builder {
+    private long traceIdHigh;
+    private long traceIdLow;
+    private long spanId;
+    private long parentSpanId;
+    private String name = "";
+    private SpanKind kind = SpanKind.UNSPECIFIED;
+    private SpanStatus status = SpanStatus.UNSET;
+    private long startNanos;
+    private long endNanos;
+    private Attributes attributes = Attributes.empty();
+    private SpanResource resource;
+    private SpanScope scope;
+    private byte[] encoded = new byte[0];
+
+    private Builder() {}
+
+    public Builder setTraceId(long high, long low) {
+      this.traceIdHigh = high;
+      this.traceIdLow = low;
+      return this;
+    }
+
+    public Builder setSpanId(long spanId) {
+      this.spanId = spanId;
+      return this;
+    }
+
+    public Builder setParentSpanId(long parentSpanId) {
+      this.parentSpanId = parentSpanId;
+      return this;
+    }
+
+    public Builder setName(String name) {
+      this.name = Objects.requireNonNull(name, "name");
+      return this;
+    }
+
+    public Builder setKind(SpanKind kind) {
+      this.kind = Objects.requireNonNull(kind, "kind");
+      return this;
+    }
+
+    public Builder setStatus(SpanStatus status) {
+      this.status = Objects.requireNonNull(status, "status");
+      return this;
+    }
+
+    public Builder setStartNanos(long startNanos) {
+      this.startNanos = startNanos;
+      return this;
+    }
+
+    public Builder setEndNanos(long endNanos) {
+      this.endNanos = endNanos;
+      return this;
+    }
+
+    public Builder setAttributes(Attributes attributes) {
+      this.attributes = Objects.requireNonNull(attributes, "attributes");
+      return this;
+    }
+
+    public Builder setResource(SpanResource resource) {
+      this.resource = Objects.requireNonNull(resource, "resource");
+      return this;
+    }
+
+    public Builder setScope(SpanScope scope) {
+      this.scope = Objects.requireNonNull(scope, "scope");
+      return this;
+    }
+
+    public Builder setEncoded(byte[] encoded) {
+      this.encoded = Objects.requireNonNull(encoded, "encoded");
+      return this;
+    }
+
+    public SpanRecord build() {
+      return new SpanRecord(this);
+    }
+  }
+}

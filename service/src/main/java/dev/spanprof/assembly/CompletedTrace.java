@@ -1,0 +1,32 @@
+package dev.spanprof.assembly;
+
+import dev.spanprof.analysis.SpanRecord;
+import dev.spanprof.analysis.TraceId;
+import java.util.Collections;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * The spans of one trace, or of one fragment of it, as assembly completed them.
+ *
+ * @param traceId the trace id every span carries
+ * @param spans the spans in arrival order; the record takes the list over and exposes it
+ *     unmodifiable (assembly builds each list once and never touches it after completion)
+ * @param completion why assembly stopped waiting for more
+ * @param fragment true when this is not the first part of its trace that was completed: its
+ *     spans arrived after an earlier part had been handed on (late spans, or spans beyond the
+ *     per-trace limit)
+ */
+public record CompletedTrace(
+    TraceId traceId, List<SpanRecord> spans, Completion completion, boolean fragment) {
+
+  public CompletedTrace {
+    Objects.requireNonNull(traceId, "traceId");
+    Objects.requireNonNull(completion, "completion");
+    spans = Collections.unmodifiableList(Objects.requireNonNull(spans, "spans"));
+  }
+
+  public int spanCount() {
+    return spans.size();
+  }
+}

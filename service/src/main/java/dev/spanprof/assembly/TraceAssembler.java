@@ -1,0 +1,299 @@
+package dev.spanprof.assembly;
+
+import dev.spanprof.analysis.SpanRecord;
+import dev.spanprof.analysis.TraceId;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * Buffers spans by trace id until their trace completes, then hands the trace on.
+ *
+ * <p>A trace completes when no span of it arrived for the trace timeout, when it has been open for
+ * the maximum age, when it reaches the per-trace span limit, when the buffer needs room (the
+ * oldest traces go first), or at shutdown. Completed traces go to a {@link TraceHandoff}; when the
+ * hand-off has no room the trace simply stays buffered and is offered again on the next sweep, so
+ * no span is ever dropped here.
+ *
+ * <p><b>Concurrency.</b> Traces live in shards chosen by trace id, each guarded by its own monitor,
+ * so ingest threads contend only when they touch the same shard. Memory is bounded by one atomic
+ * span budget ({@code maxBufferedSpans}): a request reserves all its spans before any is buffered,
+ * which makes acceptance all-or-nothing and lets a refused request be retried whole.
+ *
+ * <p><b>Time.</b> Every decision reads the injected {@link TimeSource}; nothing here sleeps or
+ * schedules. The service calls {@link #sweep()} periodically, tests call it after moving time.
+ *
+ * <pre>
+ *   offer ──reserve budget──► shard[traceId] ──sweep / evict / limit──► handoff (workers)
+ *           (evict oldest when short; refuse when still short)
+ * </pre>
+ */
+public final class TraceAssembler {
+
+  /** Enough shards that 2–16 ingest threads rarely meet, few enough that a sweep is cheap. */
+  static final int DEFAULT_SHARDS = 64;
+
+  private final AssemblyPolicy policy;
+  private final long timeoutNanos;
+  private final long maxAgeNanos;
+  private final TimeSource time;
+  private final TraceHandoff handoff;
+  private final AssemblyListener listener;
+  private final Shard[] shards;
+  private final AtomicLong bufferedSpans = new AtomicLong();
+
+  public TraceAssembler(
+      AssemblyPolicy policy, TimeSource time, TraceHandoff handoff, AssemblyListener listener) {
+    this(policy, time, handoff, listener, DEFAULT_SHARDS);
+  }
+
+  TraceAssembler(
+      AssemblyPolicy policy,
+      TimeSource time,
+      TraceHandoff handoff,
+      AssemblyListener listener,
+      int shardCount) {
+    if (Integer.bitCount(shardCount) != 1) {
+      throw new IllegalArgumentException("shardCount must be a power of two, was " + shardCount);
+    }
+    this.policy = policy;
+    this.timeoutNanos = policy.traceTimeout().toNanos();
+    this.maxAgeNanos = policy.maxTraceAge().toNanos();
+    this.time = time;
+    this.handoff = handoff;
+    this.listener = listener;
+    int recentPerShard = (policy.recentTraceIds() + shardCount - 1) / shardCount;
+    this.shards = new Shard[shardCount];
+    for (int i = 0; i < shardCount; i++) {
+      shards[i] = new Shard(recentPerShard);
+    }
+  }
+
+  /**
+   * Buffers all of {@code spans} or none of them. When the buffer is short of room, the oldest
+   * open traces are completed early ({@link Completion#EVICTED}) until the request fits or the
+   * hand-off stops taking traces.
+   */
+  public OfferResult offer(List<SpanRecord> spans) {
+    int count = spans.size();
+    if (count == 0) {
+      return OfferResult.ACCEPTED;
+    }
+    if (count > policy.maxBufferedSpans()) {
+      return OfferResult.REFUSED_TOO_LARGE;
+    }
+    while (!reserve(count)) {
+      if (!evictOldest()) {
+        return OfferResult.REFUSED_FULL;
+      }
+    }
+    long now = time.nanoTime();
+    int late = 0;
+    for (SpanRecord span : spans) {
+      if (shardOf(span.traceIdHigh(), span.traceIdLow()).append(span, now)) {
+        late++;
+      }
+    }
+    if (late > 0) {
+      listener.onLateSpans(late);
+    }
+    return OfferResult.ACCEPTED;
+  }
+
+  /**
+   * Completes every trace that is due: idle for the timeout, older than the maximum age, or at the
+   * span limit. Stops early when the hand-off has no room; what is left is completed next time.
+   */
+  public void sweep() {
+    long now = time.nanoTime();
+    for (Shard shard : shards) {
+      if (!shard.completeDue(now)) {
+        return;
+      }
+    }
+  }
+
+  /**
+   * Completes every open trace with {@code reason}, as at shutdown.
+   *
+   * @return true when all were handed on; false when the hand-off refused one (the rest stay
+   *     buffered and counted)
+   */
+  public boolean completeAll(Completion reason) {
+    for (Shard shard : shards) {
+      if (!shard.completeAll(reason)) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /** Spans accepted and not yet handed on with their completed trace. */
+  public long bufferedSpans() {
+    return bufferedSpans.get();
+  }
+
+  private boolean reserve(int count) {
+    long limit = policy.maxBufferedSpans();
+    while (true) {
+      long current = bufferedSpans.get();
+      if (current + count > limit) {
+        return false;
+      }
+      if (bufferedSpans.compareAndSet(current, current + count)) {
+        return true;
+      }
+    }
+  }
+
+  /**
+   * Completes the oldest open trace (by first arrival) across all shards.
+   *
+   * @return true when a trace left the buffer (here or by another thread), false when the buffer
+   *     is empty or the hand-off has no room
+   */
+  private boolean evictOldest() {
+    Shard victim = null;
+    long victimArrival = 0;
+    for (Shard shard : shards) {
+      PendingTrace oldest = shard.oldest;
+      // Compare by difference: nanoTime readings may wrap, their differences do not.
+      if (oldest != null && (victim == null || oldest.firstArrivalNanos - victimArrival < 0)) {
+        victim = shard;
+        victimArrival = oldest.firstArrivalNanos;
+      }
+    }
+    return victim != null && victim.evictOldest();
+  }
+
+  private Shard shardOf(long traceIdHigh, long traceIdLow) {
+    long mixed = (traceIdLow ^ traceIdHigh) * 0x9E3779B97F4A7C15L;
+    return shards[(int) (mixed >>> 32) & (shards.length - 1)];
+  }
+
+  private Completion dueReason(PendingTrace trace, long now) {
+    if (now - trace.lastArrivalNanos >= timeoutNanos) {
+      return Completion.TIMEOUT;
+    }
+    if (now - trace.firstArrivalNanos >= maxAgeNanos) {
+      return Completion.MAX_AGE;
+    }
+    if (trace.spans.size() >= policy.maxSpansPerTrace()) {
+      return Completion.SPAN_LIMIT;
+    }
+    return null;
+  }
+
+  /** One trace (or fragment) still collecting spans. Guarded by its shard's monitor. */
+  private static final class PendingTrace {
+    final TraceId id;
+    final long firstArrivalNanos;
+    final boolean fragment;
+    final ArrayList<SpanRecord> spans = new ArrayList<>(4);
+    long lastArrivalNanos;
+
+    PendingTrace(TraceId id, long arrivalNanos, boolean fragment) {
+      this.id = id;
+      this.firstArrivalNanos = arrivalNanos;
+      this.lastArrivalNanos = arrivalNanos;
+      this.fragment = fragment;
+    }
+  }
+
+  /**
+   * Open traces of one slice of the trace id space, in first-arrival order, and the ids it
+   * completed recently (to tell late spans). All methods hold the shard's monitor.
+   */
+  private final class Shard {
+    private final LinkedHashMap<TraceId, PendingTrace> open = new LinkedHashMap<>();
+    private final LinkedHashMap<TraceId, Completion> recentlyCompleted;
+    /** The head of {@link #open}, published for lock-free eviction scans; null when empty. */
+    volatile PendingTrace oldest;
+
+    Shard(int recentCapacity) {
+      this.recentlyCompleted = new LinkedHashMap<>() {
+        @Override
+        protected boolean removeEldestEntry(Map.Entry<TraceId, Completion> eldest) {
+          return size() > recentCapacity;
+        }
+      };
+    }
+
+    /** Buffers one span; returns true when it is late (its trace had been completed before). */
+    synchronized boolean append(SpanRecord span, long now) {
+      TraceId id = span.traceId();
+      PendingTrace trace = open.get(id);
+      boolean late = false;
+      if (trace == null) {
+        Completion earlier = recentlyCompleted.get(id);
+        // Spans past the per-trace limit continue a fragment; they are not late.
+        late = earlier != null && earlier != Completion.SPAN_LIMIT;
+        trace = new PendingTrace(id, now, earlier != null);
+        open.put(id, trace);
+        if (oldest == null) {
+          oldest = trace;
+        }
+      }
+      trace.spans.add(span);
+      trace.lastArrivalNanos = now;
+      if (trace.spans.size() >= policy.maxSpansPerTrace()) {
+        // When the hand-off is full the trace stays (over its limit) until a sweep finds room.
+        complete(trace, Completion.SPAN_LIMIT);
+      }
+      return late;
+    }
+
+    synchronized boolean completeDue(long now) {
+      List<PendingTrace> due = null;
+      for (PendingTrace trace : open.values()) {
+        if (dueReason(trace, now) != null) {
+          if (due == null) {
+            due = new ArrayList<>();
+          }
+          due.add(trace);
+        }
+      }
+      if (due != null) {
+        for (PendingTrace trace : due) {
+          if (!complete(trace, dueReason(trace, now))) {
+            return false;
+          }
+        }
+      }
+      return true;
+    }
+
+    synchronized boolean completeAll(Completion reason) {
+      for (PendingTrace trace : new ArrayList<>(open.values())) {
+        if (!complete(trace, reason)) {
+          return false;
+        }
+      }
+      return true;
+    }
+
+    synchronized boolean evictOldest() {
+      PendingTrace trace = oldest;
+      // Null: another thread emptied this shard since the scan, which also freed room.
+      return trace == null || complete(trace, Completion.EVICTED);
+    }
+
+    /** Hands {@code trace} on and forgets it, or leaves it buffered when the hand-off is full. */
+    private boolean complete(PendingTrace trace, Completion reason) {
+      CompletedTrace completed = new CompletedTrace(trace.id, trace.spans, reason, trace.fragment);
+      if (!handoff.offer(completed)) {
+        return false;
+      }
+      open.remove(trace.id);
+      recentlyCompleted.put(trace.id, reason);
+      if (oldest == trace) {
+        oldest = open.isEmpty() ? null : open.values().iterator().next();
+      }
+      bufferedSpans.addAndGet(-trace.spans.size());
+      listener.onTraceCompleted(completed);
+      return true;
+    }
+  }
+}

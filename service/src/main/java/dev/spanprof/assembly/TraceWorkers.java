@@ -1,0 +1,121 @@
+package dev.spanprof.assembly;
+
+import java.time.Duration;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * A fixed pool of threads that runs the {@link TraceSink} on completed traces, with a queue
+ * bounded in spans.
+ *
+ * <p>{@link #offer} never blocks: when the queue holds {@code maxQueuedSpans} it says no, and the
+ * assembler keeps the trace buffered (which in turn makes ingest refuse once the buffer is full —
+ * backpressure reaches the client instead of the heap). An empty queue takes any one trace, so a
+ * trace larger than the bound still gets through. While draining for shutdown the bound is lifted:
+ * ingest is closed by then, so moving traces from the buffer to the queue cannot grow memory.
+ */
+public final class TraceWorkers implements TraceHandoff {
+
+  private final ThreadPoolExecutor executor;
+  private final TraceSink sink;
+  private final AssemblyListener listener;
+  private final long maxQueuedSpans;
+  private final AtomicLong queuedSpans = new AtomicLong();
+  private volatile boolean draining;
+
+  public TraceWorkers(int threads, long maxQueuedSpans, TraceSink sink, AssemblyListener listener) {
+    if (threads < 1) {
+      throw new IllegalArgumentException("threads must be at least 1, was " + threads);
+    }
+    if (maxQueuedSpans < 1) {
+      throw new IllegalArgumentException("maxQueuedSpans must be at least 1, was " + maxQueuedSpans);
+    }
+    this.sink = sink;
+    this.listener = listener;
+    this.maxQueuedSpans = maxQueuedSpans;
+    // The queue is unbounded in entries because it is bounded in spans by offer().
+    this.executor = new ThreadPoolExecutor(
+        threads, threads, 0, TimeUnit.MILLISECONDS, new LinkedBlockingQueue<>(),
+        new NamedDaemonThreads("spanprof-analysis-"));
+  }
+
+  @Override
+  public boolean offer(CompletedTrace trace) {
+    int spans = trace.spanCount();
+    if (draining) {
+      queuedSpans.addAndGet(spans);
+    } else if (!reserve(spans)) {
+      return false;
+    }
+    try {
+      executor.execute(() -> process(trace));
+      return true;
+    } catch (RejectedExecutionException stopped) {
+      queuedSpans.addAndGet(-spans);
+      return false;
+    }
+  }
+
+  /** Spans handed over and not yet through the sink. */
+  public long queuedSpans() {
+    return queuedSpans.get();
+  }
+
+  /** Lifts the queue bound; call once ingest is closed, before completing the buffered traces. */
+  public void beginDrain() {
+    draining = true;
+  }
+
+  /**
+   * Processes what is queued, then stops the threads.
+   *
+   * @return true when the queue was empty and every thread done within {@code timeout}
+   */
+  public boolean shutdown(Duration timeout) throws InterruptedException {
+    executor.shutdown();
+    return executor.awaitTermination(timeout.toNanos(), TimeUnit.NANOSECONDS);
+  }
+
+  private boolean reserve(int spans) {
+    while (true) {
+      long current = queuedSpans.get();
+      if (current > 0 && current + spans > maxQueuedSpans) {
+        return false;
+      }
+      if (queuedSpans.compareAndSet(current, current + spans)) {
+        return true;
+      }
+    }
+  }
+
+  private void process(CompletedTrace trace) {
+    try {
+      sink.accept(trace);
+    } catch (RuntimeException failure) {
+      listener.onSinkFailure(trace, failure);
+    } finally {
+      queuedSpans.addAndGet(-trace.spanCount());
+    }
+  }
+
+  private static final class NamedDaemonThreads implements ThreadFactory {
+    private final String prefix;
+    private final AtomicInteger next = new AtomicInteger();
+
+    NamedDaemonThreads(String prefix) {
+      this.prefix = prefix;
+    }
+
+    @Override
+    public Thread newThread(Runnable task) {
+      Thread thread = new Thread(task, prefix + next.incrementAndGet());
+      thread.setDaemon(true);
+      return thread;
+    }
+  }
+}

@@ -1,0 +1,39 @@
+package dev.spanprof.config;
+
+import io.micronaut.context.annotation.ConfigurationProperties;
+
+/** {@code spanprof.analysis.*}: the worker pool that analyses completed traces. */
+@ConfigurationProperties(AnalysisConfiguration.PREFIX)
+public final class AnalysisConfiguration {
+
+  public static final String PREFIX = "spanprof.analysis";
+  /** 0 means one worker per available processor. */
+  public static final int DEFAULT_WORKERS = 0;
+  public static final long DEFAULT_MAX_QUEUED_SPANS = 100_000;
+
+  private int workers = DEFAULT_WORKERS;
+  private long maxQueuedSpans = DEFAULT_MAX_QUEUED_SPANS;
+
+  public int getWorkers() {
+    return workers;
+  }
+
+  public void setWorkers(int workers) {
+    this.workers = workers;
+  }
+
+  public long getMaxQueuedSpans() {
+    return maxQueuedSpans;
+  }
+
+  public void setMaxQueuedSpans(long maxQueuedSpans) {
+    this.maxQueuedSpans = maxQueuedSpans;
+  }
+
+  int effectiveWorkers() {
+    if (workers < 0) {
+      throw new IllegalArgumentException(PREFIX + ".workers must not be negative, was " + workers);
+    }
+    return workers == 0 ? Runtime.getRuntime().availableProcessors() : workers;
+  }
+}

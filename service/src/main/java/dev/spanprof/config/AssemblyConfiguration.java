@@ -1,0 +1,86 @@
+package dev.spanprof.config;
+
+import dev.spanprof.assembly.AssemblyPolicy;
+import io.micronaut.context.annotation.ConfigurationProperties;
+import java.time.Duration;
+
+/** {@code spanprof.assembly.*}: when traces complete and how many spans may wait. */
+@ConfigurationProperties(AssemblyConfiguration.PREFIX)
+public final class AssemblyConfiguration {
+
+  public static final String PREFIX = "spanprof.assembly";
+  public static final Duration DEFAULT_TRACE_TIMEOUT = Duration.ofSeconds(5);
+  public static final Duration DEFAULT_MAX_TRACE_AGE = Duration.ofSeconds(60);
+  public static final long DEFAULT_MAX_BUFFERED_SPANS = 500_000;
+  public static final int DEFAULT_MAX_SPANS_PER_TRACE = 100_000;
+  public static final int DEFAULT_RECENT_TRACE_IDS = 100_000;
+  public static final Duration DEFAULT_SWEEP_INTERVAL = Duration.ofMillis(100);
+
+  private Duration traceTimeout = DEFAULT_TRACE_TIMEOUT;
+  private Duration maxTraceAge = DEFAULT_MAX_TRACE_AGE;
+  private long maxBufferedSpans = DEFAULT_MAX_BUFFERED_SPANS;
+  private int maxSpansPerTrace = DEFAULT_MAX_SPANS_PER_TRACE;
+  private int recentTraceIds = DEFAULT_RECENT_TRACE_IDS;
+  private Duration sweepInterval = DEFAULT_SWEEP_INTERVAL;
+
+  public Duration getTraceTimeout() {
+    return traceTimeout;
+  }
+
+  public void setTraceTimeout(Duration traceTimeout) {
+    this.traceTimeout = traceTimeout;
+  }
+
+  public Duration getMaxTraceAge() {
+    return maxTraceAge;
+  }
+
+  public void setMaxTraceAge(Duration maxTraceAge) {
+    this.maxTraceAge = maxTraceAge;
+  }
+
+  public long getMaxBufferedSpans() {
+    return maxBufferedSpans;
+  }
+
+  public void setMaxBufferedSpans(long maxBufferedSpans) {
+    this.maxBufferedSpans = maxBufferedSpans;
+  }
+
+  public int getMaxSpansPerTrace() {
+    return maxSpansPerTrace;
+  }
+
+  public void setMaxSpansPerTrace(int maxSpansPerTrace) {
+    this.maxSpansPerTrace = maxSpansPerTrace;
+  }
+
+  public int getRecentTraceIds() {
+    return recentTraceIds;
+  }
+
+  public void setRecentTraceIds(int recentTraceIds) {
+    this.recentTraceIds = recentTraceIds;
+  }
+
+  public Duration getSweepInterval() {
+    return sweepInterval;
+  }
+
+  public void setSweepInterval(Duration sweepInterval) {
+    this.sweepInterval = sweepInterval;
+  }
+
+  /** The core's view; an invalid value fails start-up with a message naming this prefix. */
+  AssemblyPolicy toPolicy() {
+    try {
+      if (sweepInterval == null || sweepInterval.isNegative() || sweepInterval.isZero()) {
+        throw new IllegalArgumentException("sweepInterval must be positive, was " + sweepInterval);
+      }
+      return new AssemblyPolicy(
+          traceTimeout, maxTraceAge, maxBufferedSpans, maxSpansPerTrace, recentTraceIds);
+    } catch (IllegalArgumentException | NullPointerException e) {
+      throw new IllegalArgumentException("invalid " + PREFIX + " configuration: " + e.getMessage(), e);
+    }
+  }
+}

@@ -1,0 +1,46 @@
+package dev.spanprof.config;
+
+import io.micronaut.context.annotation.ConfigurationProperties;
+import io.micronaut.core.convert.format.ReadableBytes;
+import java.time.Duration;
+
+/** {@code spanprof.ingest.*}: limits and hints of the OTLP endpoints. */
+@ConfigurationProperties(IngestConfiguration.PREFIX)
+public final class IngestConfiguration {
+
+  public static final String PREFIX = "spanprof.ingest";
+  /** 16 MiB, as the OpenTelemetry Collector's OTLP receiver allows by default (gRPC: 4 MiB). */
+  public static final int DEFAULT_MAX_MESSAGE_SIZE = 16 * 1024 * 1024;
+  public static final int DEFAULT_MAX_INTERNED_STRINGS = 100_000;
+  public static final Duration DEFAULT_RETRY_AFTER = Duration.ofSeconds(1);
+
+  private int maxMessageSize = DEFAULT_MAX_MESSAGE_SIZE;
+  private int maxInternedStrings = DEFAULT_MAX_INTERNED_STRINGS;
+  private Duration retryAfter = DEFAULT_RETRY_AFTER;
+
+  /** The largest request body, after decompression, in bytes. */
+  public int getMaxMessageSize() {
+    return maxMessageSize;
+  }
+
+  public void setMaxMessageSize(@ReadableBytes int maxMessageSize) {
+    this.maxMessageSize = maxMessageSize;
+  }
+
+  public int getMaxInternedStrings() {
+    return maxInternedStrings;
+  }
+
+  public void setMaxInternedStrings(int maxInternedStrings) {
+    this.maxInternedStrings = maxInternedStrings;
+  }
+
+  /** How long a client is told to wait before retrying a refused request. */
+  public Duration getRetryAfter() {
+    return retryAfter;
+  }
+
+  public void setRetryAfter(Duration retryAfter) {
+    this.retryAfter = retryAfter;
+  }
+}

@@ -1,0 +1,35 @@
+package dev.spanprof.config;
+
+import dev.spanprof.assembly.AssemblyListener;
+import dev.spanprof.assembly.TimeSource;
+import dev.spanprof.assembly.TraceAssembler;
+import dev.spanprof.assembly.TraceSink;
+import dev.spanprof.assembly.TraceWorkers;
+import io.micronaut.context.annotation.Factory;
+import jakarta.inject.Singleton;
+
+/** Turns configuration into the core objects of the ingest → assembly → analysis pipeline. */
+@Factory
+final class PipelineFactory {
+
+  @Singleton
+  TimeSource timeSource() {
+    return TimeSource.system();
+  }
+
+  @Singleton
+  TraceWorkers traceWorkers(
+      AnalysisConfiguration configuration, TraceSink sink, AssemblyListener listener) {
+    return new TraceWorkers(
+        configuration.effectiveWorkers(), configuration.getMaxQueuedSpans(), sink, listener);
+  }
+
+  @Singleton
+  TraceAssembler traceAssembler(
+      AssemblyConfiguration configuration,
+      TimeSource timeSource,
+      TraceWorkers workers,
+      AssemblyListener listener) {
+    return new TraceAssembler(configuration.toPolicy(), timeSource, workers, listener);
+  }
+}

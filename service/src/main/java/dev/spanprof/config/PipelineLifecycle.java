@@ -1,0 +1,97 @@
+package dev.spanprof.config;
+
+import dev.spanprof.assembly.Completion;
+import dev.spanprof.assembly.TraceAssembler;
+import dev.spanprof.assembly.TraceWorkers;
+import dev.spanprof.ingest.IngestGate;
+import io.micronaut.context.annotation.Context;
+import jakarta.annotation.PreDestroy;
+import java.time.Duration;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Runs the pipeline: sweeps for due traces while the service runs, and drains it at shutdown.
+ *
+ * <p>Shutdown order: close the ingest gate (new requests get UNAVAILABLE / 503 and readiness goes
+ * down), stop sweeping, complete every buffered trace with {@link Completion#SHUTDOWN}, then let
+ * the workers finish within {@code spanprof.shutdown-timeout}. It runs once, whichever comes first:
+ * the JVM shutdown hook ({@code Application}) or the application context closing.
+ */
+@Context
+public final class PipelineLifecycle {
+
+  private static final Logger LOG = LoggerFactory.getLogger(PipelineLifecycle.class);
+
+  private final TraceAssembler assembler;
+  private final TraceWorkers workers;
+  private final IngestGate gate;
+  private final Duration shutdownTimeout;
+  private final ScheduledExecutorService sweeper;
+  private boolean drained;
+
+  PipelineLifecycle(
+      TraceAssembler assembler,
+      TraceWorkers workers,
+      IngestGate gate,
+      AssemblyConfiguration assemblyConfiguration,
+      SpanprofConfiguration configuration) {
+    this.assembler = assembler;
+    this.workers = workers;
+    this.gate = gate;
+    this.shutdownTimeout = configuration.getShutdownTimeout();
+    this.sweeper = Executors.newSingleThreadScheduledExecutor(task -> {
+      Thread thread = new Thread(task, "spanprof-assembly-sweeper");
+      thread.setDaemon(true);
+      return thread;
+    });
+    long intervalNanos = assemblyConfiguration.getSweepInterval().toNanos();
+    sweeper.scheduleWithFixedDelay(
+        this::sweep, intervalNanos, intervalNanos, TimeUnit.NANOSECONDS);
+  }
+
+  private void sweep() {
+    try {
+      assembler.sweep();
+    } catch (RuntimeException e) {
+      // A scheduled task that throws is never run again; keep sweeping.
+      LOG.error("assembly sweep failed; retrying at the next interval", e);
+    }
+  }
+
+  /**
+   * Stops ingest and hands every buffered trace to the analysis, waiting at most the shutdown
+   * timeout for the analysis to finish. Runs once; a concurrent caller (the context closing while
+   * the shutdown hook drains) waits until the drain is done, so nothing it needs is closed under it.
+   */
+  @PreDestroy
+  public synchronized void drain() {
+    if (drained) {
+      return;
+    }
+    drained = true;
+    long deadline = System.nanoTime() + shutdownTimeout.toNanos();
+    gate.close();
+    sweeper.shutdownNow();
+    workers.beginDrain();
+    long buffered = assembler.bufferedSpans();
+    if (!assembler.completeAll(Completion.SHUTDOWN)) {
+      LOG.error("shutdown: {} spans could not be handed to the analysis", assembler.bufferedSpans());
+    }
+    try {
+      boolean finished = workers.shutdown(Duration.ofNanos(Math.max(0, deadline - System.nanoTime())));
+      if (finished) {
+        LOG.info("shutdown: completed the {} buffered spans and finished the analysis", buffered);
+      } else {
+        LOG.warn("shutdown: the analysis did not finish within {}; {} spans were left queued",
+            shutdownTimeout, workers.queuedSpans());
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      LOG.warn("shutdown: interrupted while waiting for the analysis to finish");
+    }
+  }
+}

@@ -1,0 +1,93 @@
+package dev.spanprof.ingest;
+
+import com.google.rpc.Code;
+import dev.spanprof.config.IngestConfiguration;
+import io.grpc.BindableService;
+import io.grpc.MethodDescriptor;
+import io.grpc.ServerServiceDefinition;
+import io.grpc.protobuf.ProtoUtils;
+import io.grpc.protobuf.StatusProto;
+import io.grpc.stub.ServerCalls;
+import io.grpc.stub.StreamObserver;
+import io.opentelemetry.proto.collector.trace.v1.ExportTraceServiceResponse;
+import io.opentelemetry.proto.collector.trace.v1.TraceServiceGrpc;
+import jakarta.inject.Singleton;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.time.Duration;
+
+/**
+ * OTLP/gRPC {@code TraceService/Export} on the gRPC port (4317).
+ *
+ * <p>The request is taken as raw bytes (a custom marshaller) and decoded by {@link TraceIngest},
+ * so a body that is not protobuf gets INVALID_ARGUMENT with the decoder's message instead of the
+ * generic INTERNAL a generated stub would answer. Oversized messages never reach this class:
+ * gRPC's deframer refuses them with RESOURCE_EXHAUSTED beyond {@code spanprof.ingest.
+ * max-message-size}. Statuses follow the OTLP specification: RESOURCE_EXHAUSTED carries
+ * {@code RetryInfo} only when a retry can succeed.
+ */
+@Singleton
+final class OtlpGrpcTraceService implements BindableService {
+
+  private static final MethodDescriptor<byte[], ExportTraceServiceResponse> EXPORT =
+      TraceServiceGrpc.getExportMethod().toBuilder(
+              new RawBytesMarshaller(),
+              ProtoUtils.marshaller(ExportTraceServiceResponse.getDefaultInstance()))
+          .build();
+
+  private final TraceIngest ingest;
+  private final Duration retryAfter;
+
+  OtlpGrpcTraceService(TraceIngest ingest, IngestConfiguration configuration) {
+    this.ingest = ingest;
+    this.retryAfter = configuration.getRetryAfter();
+  }
+
+  @Override
+  public ServerServiceDefinition bindService() {
+    return ServerServiceDefinition.builder(TraceServiceGrpc.SERVICE_NAME)
+        .addMethod(EXPORT, ServerCalls.asyncUnaryCall(this::export))
+        .build();
+  }
+
+  private void export(byte[] body, StreamObserver<ExportTraceServiceResponse> responses) {
+    IngestResult result = ingest.exportProtobuf(body, Transport.GRPC);
+    switch (result.outcome()) {
+      case ACCEPTED -> {
+        responses.onNext(OtlpResponses.success(result));
+        responses.onCompleted();
+      }
+      case MALFORMED -> fail(responses, Code.INVALID_ARGUMENT, result, null);
+      case TOO_LARGE -> fail(responses, Code.RESOURCE_EXHAUSTED, result, null);
+      case FULL -> fail(responses, Code.RESOURCE_EXHAUSTED, result, retryAfter);
+      case UNAVAILABLE -> fail(responses, Code.UNAVAILABLE, result, retryAfter);
+    }
+  }
+
+  private static void fail(
+      StreamObserver<ExportTraceServiceResponse> responses,
+      Code code,
+      IngestResult result,
+      Duration retryDelay) {
+    responses.onError(StatusProto.toStatusRuntimeException(
+        OtlpResponses.status(code, result.message(), retryDelay)));
+  }
+
+  /** Passes the request through undecoded; {@link TraceIngest} decodes it. */
+  private static final class RawBytesMarshaller implements MethodDescriptor.Marshaller<byte[]> {
+    @Override
+    public InputStream stream(byte[] value) {
+      throw new UnsupportedOperationException("the server never sends requests");
+    }
+
+    @Override
+    public byte[] parse(InputStream stream) {
+      try (stream) {
+        return stream.readAllBytes();
+      } catch (IOException e) {
+        throw new UncheckedIOException(e);
+      }
+    }
+  }
+}

@@ -1,0 +1,133 @@
+package dev.spanprof.ingest;
+
+import com.google.gson.JsonArray;
+import com.google.gson.JsonElement;
+import com.google.gson.JsonObject;
+import com.google.gson.JsonParseException;
+import com.google.gson.JsonParser;
+import com.google.gson.JsonPrimitive;
+import com.google.protobuf.InvalidProtocolBufferException;
+import com.google.protobuf.util.JsonFormat;
+import io.opentelemetry.proto.collector.trace.v1.ExportTraceServiceRequest;
+import java.nio.charset.StandardCharsets;
+import java.util.Base64;
+
+/**
+ * Decodes OTLP/JSON trace export requests.
+ *
+ * <p>OTLP/JSON is the protobuf JSON mapping with one deviation: trace and span ids are hex, not
+ * base64. Enums as integers, 64-bit integers as strings or numbers and unknown fields (ignored)
+ * are already what {@link JsonFormat}'s parser accepts, so this decoder only rewrites the ids of
+ * spans and span links to base64 and lets {@link JsonFormat} do the rest. Both lowerCamelCase (as
+ * OTLP specifies) and the original snake_case field names are accepted.
+ */
+final class OtlpJsonDecoder {
+
+  private static final JsonFormat.Parser PARSER = JsonFormat.parser().ignoringUnknownFields();
+
+  ExportTraceServiceRequest decode(byte[] body) throws InvalidOtlpException {
+    JsonElement root;
+    try {
+      root = JsonParser.parseString(new String(body, StandardCharsets.UTF_8));
+    } catch (JsonParseException e) {
+      throw new InvalidOtlpException("the body is not valid JSON: " + rootMessage(e), e);
+    }
+    if (!root.isJsonObject()) {
+      throw new InvalidOtlpException(
+          "the body must be a JSON object (an OTLP ExportTraceServiceRequest), got "
+              + (root.isJsonNull() ? "nothing" : root.getClass().getSimpleName()));
+    }
+    rewriteIds(root.getAsJsonObject());
+    ExportTraceServiceRequest.Builder request = ExportTraceServiceRequest.newBuilder();
+    try {
+      PARSER.merge(root.toString(), request);
+    } catch (InvalidProtocolBufferException | RuntimeException e) {
+      throw new InvalidOtlpException(
+          "the body is not an OTLP/JSON ExportTraceServiceRequest: " + rootMessage(e), e);
+    }
+    return request.build();
+  }
+
+  private static void rewriteIds(JsonObject request) throws InvalidOtlpException {
+    JsonArray resourceSpans = array(request, "resourceSpans", "resource_spans");
+    for (int r = 0; r < resourceSpans.size(); r++) {
+      JsonArray scopeSpans = array(object(resourceSpans.get(r)), "scopeSpans", "scope_spans");
+      for (int s = 0; s < scopeSpans.size(); s++) {
+        JsonArray spans = array(object(scopeSpans.get(s)), "spans");
+        for (int i = 0; i < spans.size(); i++) {
+          JsonObject span = object(spans.get(i));
+          String path = "resourceSpans[" + r + "].scopeSpans[" + s + "].spans[" + i + "].";
+          hexToBase64(span, path, "traceId", "trace_id");
+          hexToBase64(span, path, "spanId", "span_id");
+          hexToBase64(span, path, "parentSpanId", "parent_span_id");
+          JsonArray links = array(span, "links");
+          for (int l = 0; l < links.size(); l++) {
+            JsonObject link = object(links.get(l));
+            hexToBase64(link, path + "links[" + l + "].", "traceId", "trace_id");
+            hexToBase64(link, path + "links[" + l + "].", "spanId", "span_id");
+          }
+        }
+      }
+    }
+  }
+
+  private static void hexToBase64(JsonObject owner, String path, String... names)
+      throws InvalidOtlpException {
+    for (String name : names) {
+      JsonElement element = owner.get(name);
+      if (element == null || element.isJsonNull()) {
+        continue;
+      }
+      if (!element.isJsonPrimitive() || !element.getAsJsonPrimitive().isString()) {
+        throw new InvalidOtlpException(path + name + " must be a hex string, got " + element);
+      }
+      String hex = element.getAsString();
+      byte[] bytes = new byte[hex.length() / 2];
+      for (int i = 0; i < bytes.length; i++) {
+        int high = Character.digit(hex.charAt(2 * i), 16);
+        int low = Character.digit(hex.charAt(2 * i + 1), 16);
+        if (high < 0 || low < 0) {
+          bytes = null;
+          break;
+        }
+        bytes[i] = (byte) (high << 4 | low);
+      }
+      if (bytes == null || hex.length() % 2 != 0) {
+        throw new InvalidOtlpException(
+            path + name + " must be hex (OTLP/JSON encodes ids as hex, not base64), got '"
+                + hex + "'");
+      }
+      owner.add(name, new JsonPrimitive(Base64.getEncoder().encodeToString(bytes)));
+    }
+  }
+
+  /** The named member as an array; absent or null is an empty array. */
+  private static JsonArray array(JsonObject owner, String... names) throws InvalidOtlpException {
+    for (String name : names) {
+      JsonElement element = owner.get(name);
+      if (element == null || element.isJsonNull()) {
+        continue;
+      }
+      if (!element.isJsonArray()) {
+        throw new InvalidOtlpException(name + " must be an array, got " + element);
+      }
+      return element.getAsJsonArray();
+    }
+    return new JsonArray();
+  }
+
+  private static JsonObject object(JsonElement element) throws InvalidOtlpException {
+    if (!element.isJsonObject()) {
+      throw new InvalidOtlpException("expected a JSON object, got " + element);
+    }
+    return element.getAsJsonObject();
+  }
+
+  private static String rootMessage(Throwable error) {
+    Throwable root = error;
+    while (root.getCause() != null && root.getCause() != root) {
+      root = root.getCause();
+    }
+    return root.getMessage() != null ? root.getMessage() : root.toString();
+  }
+}

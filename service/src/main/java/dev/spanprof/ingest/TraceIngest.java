@@ -1,0 +1,105 @@
+package dev.spanprof.ingest;
+
+import com.google.protobuf.InvalidProtocolBufferException;
+import dev.spanprof.assembly.TraceAssembler;
+import dev.spanprof.config.AssemblyConfiguration;
+import dev.spanprof.config.IngestConfiguration;
+import dev.spanprof.ingest.IngestListener.RequestRejection;
+import dev.spanprof.ingest.IngestListener.SpanRefusal;
+import dev.spanprof.ingest.IngestResult.Outcome;
+import io.opentelemetry.proto.collector.trace.v1.ExportTraceServiceRequest;
+import jakarta.inject.Singleton;
+
+/**
+ * What both OTLP endpoints do with a request body: decode, map, buffer, count. The endpoints only
+ * translate the {@link IngestResult} into their protocol's status.
+ */
+@Singleton
+final class TraceIngest {
+
+  private final OtlpTraceMapper mapper;
+  private final OtlpJsonDecoder jsonDecoder = new OtlpJsonDecoder();
+  private final TraceAssembler assembler;
+  private final IngestGate gate;
+  private final IngestListener listener;
+  private final long maxBufferedSpans;
+
+  TraceIngest(
+      TraceAssembler assembler,
+      IngestGate gate,
+      IngestListener listener,
+      IngestConfiguration ingestConfiguration,
+      AssemblyConfiguration assemblyConfiguration) {
+    this.mapper = new OtlpTraceMapper(
+        new StringInterner(ingestConfiguration.getMaxInternedStrings()));
+    this.assembler = assembler;
+    this.gate = gate;
+    this.listener = listener;
+    this.maxBufferedSpans = assemblyConfiguration.getMaxBufferedSpans();
+  }
+
+  IngestResult exportProtobuf(byte[] body, Transport transport) {
+    if (!gate.isOpen()) {
+      return unavailable(transport);
+    }
+    ExportTraceServiceRequest request;
+    try {
+      request = ExportTraceServiceRequest.parseFrom(body);
+    } catch (InvalidProtocolBufferException e) {
+      listener.onRequestRejected(transport, RequestRejection.MALFORMED);
+      return IngestResult.refused(Outcome.MALFORMED,
+          "the body is not a valid OTLP ExportTraceServiceRequest protobuf: " + e.getMessage());
+    }
+    return export(request, transport);
+  }
+
+  IngestResult exportJson(byte[] body, Transport transport) {
+    if (!gate.isOpen()) {
+      return unavailable(transport);
+    }
+    ExportTraceServiceRequest request;
+    try {
+      request = jsonDecoder.decode(body);
+    } catch (InvalidOtlpException e) {
+      listener.onRequestRejected(transport, RequestRejection.MALFORMED);
+      return IngestResult.refused(Outcome.MALFORMED, e.getMessage());
+    }
+    return export(request, transport);
+  }
+
+  private IngestResult export(ExportTraceServiceRequest request, Transport transport) {
+    MappedRequest mapped = mapper.map(request);
+    if (mapped.rejectedSpans() > 0) {
+      listener.onRefused(transport, SpanRefusal.INVALID, mapped.rejectedSpans());
+    }
+    int valid = mapped.spans().size();
+    return switch (assembler.offer(mapped.spans())) {
+      case ACCEPTED -> {
+        listener.onAccepted(transport, valid);
+        if (mapped.endBeforeStartSpans() > 0) {
+          listener.onEndBeforeStart(transport, mapped.endBeforeStartSpans());
+        }
+        yield new IngestResult(Outcome.ACCEPTED, mapped.rejectedSpans(), mapped.problems());
+      }
+      case REFUSED_FULL -> {
+        listener.onRefused(transport, SpanRefusal.BUFFER_FULL, valid);
+        yield IngestResult.refused(Outcome.FULL,
+            "the span buffer is full (spanprof.assembly.max-buffered-spans=" + maxBufferedSpans
+                + "); none of the " + valid + " spans was taken, retry later");
+      }
+      case REFUSED_TOO_LARGE -> {
+        listener.onRefused(transport, SpanRefusal.TOO_LARGE, valid);
+        yield IngestResult.refused(Outcome.TOO_LARGE,
+            "the request has " + valid + " spans, more than the whole span buffer holds "
+                + "(spanprof.assembly.max-buffered-spans=" + maxBufferedSpans
+                + "); split it into smaller requests");
+      }
+    };
+  }
+
+  private IngestResult unavailable(Transport transport) {
+    listener.onRequestRejected(transport, RequestRejection.UNAVAILABLE);
+    return IngestResult.refused(Outcome.UNAVAILABLE,
+        "spanprof is shutting down and takes no new spans; retry against another replica");
+  }
+}
