@@ -191,14 +191,17 @@ public final class TraceAssembler {
     final TraceId id;
     final long firstArrivalNanos;
     final boolean fragment;
+    /** Every span of this fragment arrived after an earlier part of its trace was completed. */
+    final boolean late;
     final ArrayList<SpanRecord> spans = new ArrayList<>(4);
     long lastArrivalNanos;
 
-    PendingTrace(TraceId id, long arrivalNanos, boolean fragment) {
+    PendingTrace(TraceId id, long arrivalNanos, boolean fragment, boolean late) {
       this.id = id;
       this.firstArrivalNanos = arrivalNanos;
       this.lastArrivalNanos = arrivalNanos;
       this.fragment = fragment;
+      this.late = late;
     }
   }
 
@@ -225,12 +228,11 @@ public final class TraceAssembler {
     synchronized boolean append(SpanRecord span, long now) {
       TraceId id = span.traceId();
       PendingTrace trace = open.get(id);
-      boolean late = false;
       if (trace == null) {
         Completion earlier = recentlyCompleted.get(id);
         // Spans past the per-trace limit continue a fragment; they are not late.
-        late = earlier != null && earlier != Completion.SPAN_LIMIT;
-        trace = new PendingTrace(id, now, earlier != null);
+        boolean late = earlier != null && earlier != Completion.SPAN_LIMIT;
+        trace = new PendingTrace(id, now, earlier != null, late);
         open.put(id, trace);
         if (oldest == null) {
           oldest = trace;
@@ -242,7 +244,7 @@ public final class TraceAssembler {
         // When the hand-off is full the trace stays (over its limit) until a sweep finds room.
         complete(trace, Completion.SPAN_LIMIT);
       }
-      return late;
+      return trace.late;
     }
 
     synchronized boolean completeDue(long now) {

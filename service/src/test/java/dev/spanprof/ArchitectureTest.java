@@ -1,0 +1,48 @@
+package dev.spanprof;
+
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+
+import com.tngtech.archunit.core.domain.JavaClasses;
+import com.tngtech.archunit.core.importer.ClassFileImporter;
+import com.tngtech.archunit.core.importer.ImportOption;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The analysis core and trace assembly stay pure Java: no Micronaut, gRPC, protobuf (OTLP
+ * included) or Micrometer type, so they can be tested and benchmarked without a framework and
+ * protobuf stops at the ingest mapper (conventions.md, rule 1).
+ */
+class ArchitectureTest {
+
+  private static final JavaClasses MAIN_CLASSES = new ClassFileImporter()
+      .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
+      .importPackages("dev.spanprof");
+
+  private static final String[] FRAMEWORKS = {
+      "io.micronaut..", "io.grpc..", "com.google.protobuf..", "io.opentelemetry.proto..",
+      "io.micrometer..", "jakarta.inject..",
+  };
+
+  @Test
+  void analysis_dependsOnNoFrameworkOrProtobuf() {
+    noClasses().that().resideInAPackage("dev.spanprof.analysis..")
+        .should().dependOnClassesThat().resideInAnyPackage(FRAMEWORKS)
+        .check(MAIN_CLASSES);
+  }
+
+  @Test
+  void assembly_dependsOnNoFrameworkOrProtobuf() {
+    noClasses().that().resideInAPackage("dev.spanprof.assembly..")
+        .should().dependOnClassesThat().resideInAnyPackage(FRAMEWORKS)
+        .check(MAIN_CLASSES);
+  }
+
+  @Test
+  void core_doesNotReachBackIntoAdapters() {
+    noClasses().that().resideInAnyPackage("dev.spanprof.analysis..", "dev.spanprof.assembly..")
+        .should().dependOnClassesThat().resideInAnyPackage(
+            "dev.spanprof.ingest..", "dev.spanprof.metrics..", "dev.spanprof.config..",
+            "dev.spanprof.management..")
+        .check(MAIN_CLASSES);
+  }
+}

@@ -1,0 +1,26 @@
+package dev.spanprof.analysis;
+
+/** Span records for tests, with only what a test cares about set. */
+public final class TestSpans {
+
+  public static final SpanResource RESOURCE = new SpanResource(
+      "checkout", Attributes.wrap(new String[] {"service.name"}, new Object[] {"checkout"}), "",
+      new byte[0]);
+  public static final SpanScope SCOPE =
+      new SpanScope("test", "1.0", Attributes.empty(), "", new byte[0]);
+
+  private TestSpans() {}
+
+  /** A span of trace {@code (0, traceLow)} with id {@code spanId}, 0..10 ns. */
+  public static SpanRecord span(long traceLow, long spanId) {
+    return SpanRecord.builder()
+        .setTraceId(0, traceLow)
+        .setSpanId(spanId)
+        .setName("op")
+        .setStartNanos(0)
+        .setEndNanos(10)
+        .setResource(RESOURCE)
+        .setScope(SCOPE)
+        .build();
+  }
+}

@@ -1,0 +1,61 @@
+package dev.spanprof.golden;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.stream.Stream;
+
+/**
+ * The worked cases of {@code ../shared/golden/} (beside the repository), read as they are: tests
+ * load them from there, never from a copy, so an expected value can't drift from the spec.
+ */
+public final class GoldenCases {
+
+  private GoldenCases() {}
+
+  /** The golden directory; fails (does not skip) when the checkout has no shared/ beside it. */
+  public static Path directory() {
+    Path dir = Path.of("").toAbsolutePath();
+    while (dir != null) {
+      Path candidate = dir.resolve("shared").resolve("golden");
+      if (Files.isDirectory(candidate)) {
+        return candidate;
+      }
+      dir = dir.getParent();
+    }
+    throw new IllegalStateException(
+        "no shared/golden directory above " + Path.of("").toAbsolutePath()
+            + "; the repository must be checked out beside shared/");
+  }
+
+  /** Case names, e.g. {@code seed-time-case3-overlap}, sorted. */
+  public static List<String> names() {
+    try (Stream<Path> files = Files.list(directory())) {
+      return files.map(file -> file.getFileName().toString())
+          .filter(name -> name.endsWith(".otlp.json"))
+          .map(name -> name.substring(0, name.length() - ".otlp.json".length()))
+          .sorted()
+          .toList();
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  public static byte[] otlpJson(String name) {
+    return read(name + ".otlp.json");
+  }
+
+  public static byte[] expectedJson(String name) {
+    return read(name + ".expected.json");
+  }
+
+  private static byte[] read(String file) {
+    try {
+      return Files.readAllBytes(directory().resolve(file));
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+}

@@ -1,0 +1,170 @@
+package dev.spanprof.ingest;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.google.protobuf.ByteString;
+import dev.spanprof.analysis.Attributes;
+import dev.spanprof.analysis.SpanKind;
+import dev.spanprof.analysis.SpanRecord;
+import dev.spanprof.analysis.SpanResource;
+import dev.spanprof.analysis.SpanStatus;
+import io.opentelemetry.proto.collector.trace.v1.ExportTraceServiceRequest;
+import io.opentelemetry.proto.common.v1.AnyValue;
+import io.opentelemetry.proto.common.v1.ArrayValue;
+import io.opentelemetry.proto.common.v1.InstrumentationScope;
+import io.opentelemetry.proto.common.v1.KeyValue;
+import io.opentelemetry.proto.resource.v1.Resource;
+import io.opentelemetry.proto.trace.v1.ResourceSpans;
+import io.opentelemetry.proto.trace.v1.ScopeSpans;
+import io.opentelemetry.proto.trace.v1.Span;
+import io.opentelemetry.proto.trace.v1.Status;
+import java.util.HexFormat;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class OtlpTraceMapperTest {
+
+  private static final byte[] TRACE_ID = HexFormat.of().parseHex("0102030405060708090a0b0c0d0e0f10");
+  private static final byte[] SPAN_ID = HexFormat.of().parseHex("1112131415161718");
+  private static final byte[] PARENT_ID = HexFormat.of().parseHex("2122232425262728");
+
+  private final OtlpTraceMapper mapper = new OtlpTraceMapper(new StringInterner(1000));
+
+  @Test
+  void map_validSpan_keepsIdsTimesNamesAttributesAndOriginalBytes() {
+    Span span = validSpan()
+        .setKind(Span.SpanKind.SPAN_KIND_CLIENT)
+        .setStatus(Status.newBuilder().setCode(Status.StatusCode.STATUS_CODE_ERROR))
+        .addAttributes(keyValue("thread.id", AnyValue.newBuilder().setIntValue(7)))
+        .addAttributes(keyValue("db.system", AnyValue.newBuilder().setStringValue("postgresql")))
+        .addAttributes(keyValue("tags", AnyValue.newBuilder().setArrayValue(ArrayValue.newBuilder()
+            .addValues(AnyValue.newBuilder().setBoolValue(true)))))
+        .build();
+
+    MappedRequest mapped = mapper.map(request(span));
+
+    assertThat(mapped.rejectedSpans()).isZero();
+    assertThat(mapped.problems()).isEmpty();
+    SpanRecord record = mapped.spans().get(0);
+    assertThat(record.traceIdHigh()).isEqualTo(0x0102030405060708L);
+    assertThat(record.traceIdLow()).isEqualTo(0x090a0b0c0d0e0f10L);
+    assertThat(record.traceId().toHex()).isEqualTo("0102030405060708090a0b0c0d0e0f10");
+    assertThat(record.spanId()).isEqualTo(0x1112131415161718L);
+    assertThat(record.parentSpanId()).isEqualTo(0x2122232425262728L);
+    assertThat(record.name()).isEqualTo("GET /cart");
+    assertThat(record.serviceName()).isEqualTo("checkout");
+    assertThat(record.kind()).isEqualTo(SpanKind.CLIENT);
+    assertThat(record.status()).isEqualTo(SpanStatus.ERROR);
+    assertThat(record.startNanos()).isEqualTo(1_700_000_000_000_000_000L);
+    assertThat(record.durationNanos()).isEqualTo(250);
+    assertThat(record.attribute("thread.id")).isEqualTo(7L);
+    assertThat(record.attribute("db.system")).isEqualTo("postgresql");
+    assertThat(record.attribute("tags")).isEqualTo(List.of(true));
+    // Span attribute first, then the resource's.
+    assertThat(record.attribute("service.instance.id")).isEqualTo("c1");
+    assertThat(record.scope().name()).isEqualTo("io.test");
+    assertThat(record.encoded()).isEqualTo(span.toByteArray());
+    assertThat(record.resource().encoded())
+        .isEqualTo(request(span).getResourceSpans(0).getResource().toByteArray());
+  }
+
+  @Test
+  void map_namesAndKeys_areInternedAcrossRequests() {
+    SpanRecord first = mapper.map(request(validSpan().build())).spans().get(0);
+    SpanRecord second = mapper.map(request(validSpan().build())).spans().get(0);
+
+    assertThat(second.name()).isSameAs(first.name());
+    assertThat(second.serviceName()).isSameAs(first.serviceName());
+  }
+
+  @Test
+  void map_threeByteTraceId_rejectsOnlyThatSpanWithMessage() {
+    Span bad = validSpan().setTraceId(ByteString.copyFrom(new byte[] {1, 2, 3})).build();
+
+    MappedRequest mapped = mapper.map(request(validSpan().build(), bad));
+
+    assertThat(mapped.spans()).hasSize(1);
+    assertThat(mapped.rejectedSpans()).isEqualTo(1);
+    assertThat(mapped.problems())
+        .isEqualTo("resourceSpans[0].scopeSpans[0].spans[1] rejected: traceId has 3 bytes, expected 16");
+  }
+
+  @Test
+  void map_invalidIds_eachRejectedWithReason() {
+    MappedRequest mapped = mapper.map(request(
+        validSpan().setTraceId(ByteString.copyFrom(new byte[16])).build(),
+        validSpan().setSpanId(ByteString.EMPTY).build(),
+        validSpan().setSpanId(ByteString.copyFrom(new byte[8])).build(),
+        validSpan().setParentSpanId(ByteString.copyFrom(new byte[4])).build()));
+
+    assertThat(mapped.spans()).isEmpty();
+    assertThat(mapped.rejectedSpans()).isEqualTo(4);
+    assertThat(mapped.problems())
+        .contains("traceId is all zeros", "spanId has 0 bytes, expected 8", "spanId is all zeros",
+            "parentSpanId has 4 bytes, expected 0 or 8");
+  }
+
+  @Test
+  void map_endBeforeStart_keptAndFlaggedAsZeroLength() {
+    Span backwards = validSpan().setEndTimeUnixNano(1_600_000_000_000_000_000L).build();
+
+    MappedRequest mapped = mapper.map(request(backwards));
+
+    assertThat(mapped.rejectedSpans()).isZero();
+    assertThat(mapped.endBeforeStartSpans()).isEqualTo(1);
+    assertThat(mapped.problems()).contains("endTimeUnixNano is before startTimeUnixNano");
+    SpanRecord record = mapped.spans().get(0);
+    assertThat(record.endsBeforeStart()).isTrue();
+    assertThat(record.endNanos()).isEqualTo(1_600_000_000_000_000_000L);
+    assertThat(record.durationNanos()).isZero();
+  }
+
+  @Test
+  void map_noServiceName_usesUnknownService() {
+    ExportTraceServiceRequest request = ExportTraceServiceRequest.newBuilder()
+        .addResourceSpans(ResourceSpans.newBuilder()
+            .addScopeSpans(ScopeSpans.newBuilder().addSpans(validSpan())))
+        .build();
+
+    SpanRecord record = mapper.map(request).spans().get(0);
+
+    assertThat(record.serviceName()).isEqualTo(SpanResource.UNKNOWN_SERVICE);
+    assertThat(record.resource().attributes()).isEqualTo(Attributes.empty());
+  }
+
+  @Test
+  void map_manyProblems_spellsOutFiveAndCountsTheRest() {
+    Span bad = validSpan().setSpanId(ByteString.EMPTY).build();
+
+    MappedRequest mapped = mapper.map(request(bad, bad, bad, bad, bad, bad, bad));
+
+    assertThat(mapped.rejectedSpans()).isEqualTo(7);
+    assertThat(mapped.problems()).endsWith("(and 2 more)");
+  }
+
+  private static Span.Builder validSpan() {
+    return Span.newBuilder()
+        .setTraceId(ByteString.copyFrom(TRACE_ID))
+        .setSpanId(ByteString.copyFrom(SPAN_ID))
+        .setParentSpanId(ByteString.copyFrom(PARENT_ID))
+        .setName("GET /cart")
+        .setStartTimeUnixNano(1_700_000_000_000_000_000L)
+        .setEndTimeUnixNano(1_700_000_000_000_000_250L);
+  }
+
+  private static ExportTraceServiceRequest request(Span... spans) {
+    return ExportTraceServiceRequest.newBuilder()
+        .addResourceSpans(ResourceSpans.newBuilder()
+            .setResource(Resource.newBuilder()
+                .addAttributes(keyValue("service.name", AnyValue.newBuilder().setStringValue("checkout")))
+                .addAttributes(keyValue("service.instance.id", AnyValue.newBuilder().setStringValue("c1"))))
+            .addScopeSpans(ScopeSpans.newBuilder()
+                .setScope(InstrumentationScope.newBuilder().setName("io.test"))
+                .addAllSpans(List.of(spans))))
+        .build();
+  }
+
+  private static KeyValue keyValue(String key, AnyValue.Builder value) {
+    return KeyValue.newBuilder().setKey(key).setValue(value).build();
+  }
+}
