@@ -1,0 +1,156 @@
+package dev.spanprof.ingest;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowableOfType;
+
+import com.google.protobuf.ByteString;
+import dev.spanprof.analysis.TraceId;
+import dev.spanprof.testing.Meters;
+import dev.spanprof.testing.Otlp;
+import dev.spanprof.testing.Ports;
+import io.grpc.CallOptions;
+import io.grpc.ManagedChannel;
+import io.grpc.MethodDescriptor;
+import io.grpc.Status;
+import io.grpc.StatusRuntimeException;
+import io.grpc.health.v1.HealthCheckRequest;
+import io.grpc.health.v1.HealthCheckResponse;
+import io.grpc.health.v1.HealthGrpc;
+import io.grpc.netty.NettyChannelBuilder;
+import io.grpc.stub.ClientCalls;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micronaut.context.ApplicationContext;
+import io.micronaut.context.annotation.Property;
+import io.micronaut.test.extensions.junit5.annotation.MicronautTest;
+import io.opentelemetry.proto.collector.trace.v1.ExportTraceServiceRequest;
+import io.opentelemetry.proto.collector.trace.v1.ExportTraceServiceResponse;
+import io.opentelemetry.proto.collector.trace.v1.TraceServiceGrpc;
+import jakarta.inject.Inject;
+import java.io.ByteArrayInputStream;
+import java.io.InputStream;
+import java.util.Arrays;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/** OTLP/gRPC against the running server: statuses for bad input, partial success, health. */
+@MicronautTest
+@Property(name = "test.sink", value = "recording")
+@Property(name = "test.time", value = "manual")
+class OtlpGrpcTraceServiceTest {
+
+  /** Export with a request marshaller that sends any bytes, as a broken client would. */
+  private static final MethodDescriptor<byte[], ExportTraceServiceResponse> RAW_EXPORT =
+      TraceServiceGrpc.getExportMethod().toBuilder(
+              new MethodDescriptor.Marshaller<byte[]>() {
+                @Override
+                public InputStream stream(byte[] value) {
+                  return new ByteArrayInputStream(value);
+                }
+
+                @Override
+                public byte[] parse(InputStream stream) {
+                  throw new UnsupportedOperationException();
+                }
+              },
+              io.grpc.protobuf.ProtoUtils.marshaller(ExportTraceServiceResponse.getDefaultInstance()))
+          .build();
+
+  @Inject ApplicationContext context;
+  @Inject MeterRegistry registry;
+  private ManagedChannel channel;
+
+  @BeforeEach
+  void connect() {
+    channel = NettyChannelBuilder.forAddress("localhost", Ports.of(context).grpc())
+        .usePlaintext()
+        .maxInboundMessageSize(64 * 1024 * 1024)
+        .build();
+  }
+
+  @AfterEach
+  void disconnect() throws InterruptedException {
+    channel.shutdownNow().awaitTermination(10, TimeUnit.SECONDS);
+  }
+
+  @Test
+  void export_validRequest_ok() {
+    ExportTraceServiceResponse response = TraceServiceGrpc.newBlockingStub(channel)
+        .export(Otlp.request("shop", Otlp.span(new TraceId(1, 1), 1), Otlp.span(new TraceId(1, 1), 2)));
+
+    assertThat(response).isEqualTo(ExportTraceServiceResponse.getDefaultInstance());
+  }
+
+  @Test
+  void export_garbage_invalidArgumentWithMessageAndCounted() {
+    double before = rejected("malformed");
+
+    StatusRuntimeException error = rawExport(new byte[] {(byte) 0xff, (byte) 0xff, 1, 2});
+
+    assertThat(error.getStatus().getCode()).isEqualTo(Status.Code.INVALID_ARGUMENT);
+    assertThat(error.getStatus().getDescription())
+        .startsWith("the body is not a valid OTLP ExportTraceServiceRequest protobuf");
+    assertThat(rejected("malformed") - before).isEqualTo(1);
+    export_validRequest_ok();
+  }
+
+  @Test
+  void export_truncated_invalidArgument() {
+    byte[] whole = Otlp.request("shop", Otlp.span(new TraceId(2, 2), 1)).toByteArray();
+
+    StatusRuntimeException error = rawExport(Arrays.copyOf(whole, whole.length / 2));
+
+    assertThat(error.getStatus().getCode()).isEqualTo(Status.Code.INVALID_ARGUMENT);
+    assertThat(error.getStatus().getDescription()).contains("truncated");
+  }
+
+  @Test
+  void export_20MiB_resourceExhaustedWithMessageAndCounted() {
+    double before = rejected("too_large");
+
+    StatusRuntimeException error = rawExport(new byte[20 * 1024 * 1024]);
+
+    assertThat(error.getStatus().getCode()).isEqualTo(Status.Code.RESOURCE_EXHAUSTED);
+    assertThat(error.getStatus().getDescription()).contains("exceeds maximum size 16777216");
+    export_validRequest_ok();
+    // gRPC reports a stream closed when its trailers are flushed, before the client can see them.
+    assertThat(rejected("too_large") - before).isEqualTo(1);
+  }
+
+  @Test
+  void export_threeByteTraceId_partialSuccess() {
+    double before = new Meters(registry)
+        .count("spanprof.refused.spans", "transport", "grpc", "reason", "invalid");
+    ExportTraceServiceRequest request = Otlp.request("shop",
+        Otlp.span(new TraceId(3, 3), 1).setTraceId(ByteString.copyFrom(new byte[] {1, 2, 3})),
+        Otlp.span(new TraceId(3, 3), 2));
+
+    ExportTraceServiceResponse response = TraceServiceGrpc.newBlockingStub(channel).export(request);
+
+    assertThat(response.getPartialSuccess().getRejectedSpans()).isEqualTo(1);
+    assertThat(response.getPartialSuccess().getErrorMessage())
+        .contains("traceId has 3 bytes, expected 16");
+    assertThat(new Meters(registry)
+        .count("spanprof.refused.spans", "transport", "grpc", "reason", "invalid") - before)
+        .isEqualTo(1);
+  }
+
+  @Test
+  void health_overall_serving() {
+    HealthCheckResponse response = HealthGrpc.newBlockingStub(channel)
+        .check(HealthCheckRequest.getDefaultInstance());
+
+    assertThat(response.getStatus()).isEqualTo(HealthCheckResponse.ServingStatus.SERVING);
+  }
+
+  private StatusRuntimeException rawExport(byte[] body) {
+    return catchThrowableOfType(StatusRuntimeException.class,
+        () -> ClientCalls.blockingUnaryCall(channel, RAW_EXPORT, CallOptions.DEFAULT, body));
+  }
+
+  private double rejected(String reason) {
+    return new Meters(registry)
+        .count("spanprof.rejected.requests", "transport", "grpc", "reason", reason);
+  }
+}

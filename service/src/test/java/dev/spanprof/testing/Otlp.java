@@ -1,0 +1,44 @@
+package dev.spanprof.testing;
+
+import com.google.protobuf.ByteString;
+import dev.spanprof.analysis.TraceId;
+import io.opentelemetry.proto.collector.trace.v1.ExportTraceServiceRequest;
+import io.opentelemetry.proto.common.v1.AnyValue;
+import io.opentelemetry.proto.common.v1.KeyValue;
+import io.opentelemetry.proto.resource.v1.Resource;
+import io.opentelemetry.proto.trace.v1.ResourceSpans;
+import io.opentelemetry.proto.trace.v1.ScopeSpans;
+import io.opentelemetry.proto.trace.v1.Span;
+import java.nio.ByteBuffer;
+
+/** Builds OTLP requests for tests. */
+public final class Otlp {
+
+  private Otlp() {}
+
+  /** A span of {@code trace} with span id {@code spanId}, 1 µs long. */
+  public static Span.Builder span(TraceId trace, long spanId) {
+    return Span.newBuilder()
+        .setTraceId(ByteString.copyFrom(
+            ByteBuffer.allocate(16).putLong(trace.high()).putLong(trace.low()).array()))
+        .setSpanId(ByteString.copyFrom(ByteBuffer.allocate(8).putLong(spanId).array()))
+        .setName("op")
+        .setStartTimeUnixNano(1_700_000_000_000_000_000L)
+        .setEndTimeUnixNano(1_700_000_000_000_001_000L);
+  }
+
+  /** A request of one resource ({@code service.name=service}) holding {@code spans}. */
+  public static ExportTraceServiceRequest request(String service, Span.Builder... spans) {
+    ScopeSpans.Builder scope = ScopeSpans.newBuilder();
+    for (Span.Builder span : spans) {
+      scope.addSpans(span);
+    }
+    return ExportTraceServiceRequest.newBuilder()
+        .addResourceSpans(ResourceSpans.newBuilder()
+            .setResource(Resource.newBuilder().addAttributes(KeyValue.newBuilder()
+                .setKey("service.name")
+                .setValue(AnyValue.newBuilder().setStringValue(service))))
+            .addScopeSpans(scope))
+        .build();
+  }
+}
