@@ -1,0 +1,112 @@
+package dev.spanprof.config;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.micronaut.context.ApplicationContext;
+import io.micronaut.context.env.Environment;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Map;
+import java.util.TreeSet;
+import org.junit.jupiter.api.Test;
+import org.yaml.snakeyaml.Yaml;
+
+class ConfigurationTest {
+
+  @Test
+  void applicationYml_outsideTests_bindsTheContractPorts() {
+    try (ApplicationContext context = ApplicationContext.builder().deduceEnvironment(false).build()) {
+      Environment environment = context.getEnvironment().start();
+
+      assertThat(environment.getProperty("grpc.server.port", Integer.class)).hasValue(4317);
+      assertThat(environment.getProperty("micronaut.server.port", Integer.class)).hasValue(4318);
+      assertThat(environment.getProperty("spanprof.management.port", Integer.class)).hasValue(9464);
+    }
+  }
+
+  @Test
+  void applicationYml_spanprofValues_equalTheBuiltInDefaults() {
+    try (ApplicationContext context = ApplicationContext.builder().deduceEnvironment(false).build()) {
+      Environment environment = context.getEnvironment().start();
+
+      assertThat(environment.getProperty("spanprof.assembly.trace-timeout", Duration.class))
+          .hasValue(AssemblyConfiguration.DEFAULT_TRACE_TIMEOUT);
+      assertThat(environment.getProperty("spanprof.assembly.max-trace-age", Duration.class))
+          .hasValue(AssemblyConfiguration.DEFAULT_MAX_TRACE_AGE);
+      assertThat(environment.getProperty("spanprof.assembly.max-buffered-spans", Long.class))
+          .hasValue(AssemblyConfiguration.DEFAULT_MAX_BUFFERED_SPANS);
+      assertThat(environment.getProperty("spanprof.assembly.max-spans-per-trace", Integer.class))
+          .hasValue(AssemblyConfiguration.DEFAULT_MAX_SPANS_PER_TRACE);
+      assertThat(environment.getProperty("spanprof.assembly.recent-trace-ids", Integer.class))
+          .hasValue(AssemblyConfiguration.DEFAULT_RECENT_TRACE_IDS);
+      assertThat(environment.getProperty("spanprof.assembly.sweep-interval", Duration.class))
+          .hasValue(AssemblyConfiguration.DEFAULT_SWEEP_INTERVAL);
+      assertThat(environment.getProperty("spanprof.analysis.workers", Integer.class))
+          .hasValue(AnalysisConfiguration.DEFAULT_WORKERS);
+      assertThat(environment.getProperty("spanprof.analysis.max-queued-spans", Long.class))
+          .hasValue(AnalysisConfiguration.DEFAULT_MAX_QUEUED_SPANS);
+      assertThat(environment.getProperty("spanprof.ingest.max-interned-strings", Integer.class))
+          .hasValue(IngestConfiguration.DEFAULT_MAX_INTERNED_STRINGS);
+      assertThat(environment.getProperty("spanprof.ingest.retry-after", Duration.class))
+          .hasValue(IngestConfiguration.DEFAULT_RETRY_AFTER);
+      assertThat(environment.getProperty("spanprof.shutdown-timeout", Duration.class))
+          .hasValue(SpanprofConfiguration.DEFAULT_SHUTDOWN_TIMEOUT);
+      assertThat(environment.getProperty("spanprof.management.host", String.class))
+          .hasValue(ManagementConfiguration.DEFAULT_HOST);
+    }
+  }
+
+  @Test
+  void context_maxMessageSize_readAsBytes() {
+    try (ApplicationContext context = ApplicationContext.run(
+        Map.of("spanprof.ingest.max-message-size", "2MB"), Environment.TEST)) {
+      assertThat(context.getBean(IngestConfiguration.class).getMaxMessageSize())
+          .isEqualTo(2 * 1024 * 1024);
+    }
+  }
+
+  @Test
+  void readme_documentsEverySpanprofKeyOfApplicationYml() throws Exception {
+    Path root = Path.of("").toAbsolutePath();
+    while (!Files.exists(root.resolve("README.md")) || !Files.exists(root.resolve("pom.xml"))) {
+      root = root.getParent();
+    }
+    String readme = Files.readString(root.resolve("README.md"));
+    Map<String, Object> yaml = new Yaml().load(
+        Files.readString(root.resolve("service/src/main/resources/application.yml")));
+    TreeSet<String> keys = new TreeSet<>();
+    collectKeys("", yaml, keys);
+
+    assertThat(keys.stream().filter(key -> key.startsWith("spanprof.")))
+        .isNotEmpty()
+        .allSatisfy(key -> assertThat(readme).contains("| `" + key + "` |"));
+  }
+
+  @Test
+  void start_invalidAssemblyValue_failsNamingThePrefix() {
+    assertThatThrownBy(() -> ApplicationContext.run(
+            Map.of("spanprof.assembly.trace-timeout", "0s"), Environment.TEST).close())
+        .hasStackTraceContaining("invalid spanprof.assembly configuration: traceTimeout must be positive");
+  }
+
+  @Test
+  void start_negativeWorkers_failsNamingTheKey() {
+    assertThatThrownBy(() -> ApplicationContext.run(
+            Map.of("spanprof.analysis.workers", "-1"), Environment.TEST).close())
+        .hasStackTraceContaining("spanprof.analysis.workers must not be negative, was -1");
+  }
+
+  @SuppressWarnings("unchecked")
+  private static void collectKeys(String prefix, Map<String, Object> node, TreeSet<String> keys) {
+    node.forEach((name, value) -> {
+      String key = prefix.isEmpty() ? name : prefix + "." + name;
+      if (value instanceof Map<?, ?> child) {
+        collectKeys(key, (Map<String, Object>) child, keys);
+      } else {
+        keys.add(key);
+      }
+    });
+  }
+}
