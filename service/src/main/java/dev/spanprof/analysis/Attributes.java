@@ -53,22 +53,6 @@ public final class Attributes {
     return null;
   }
 
-  public boolean contains(String key) {
-    return get(key) != null;
-  }
-
-  public int size() {
-    return keys.length;
-  }
-
-  public String keyAt(int index) {
-    return keys[index];
-  }
-
-  public Object valueAt(int index) {
-    return values[index];
-  }
-
   @Override
   public boolean equals(Object other) {
     return other instanceof Attributes that

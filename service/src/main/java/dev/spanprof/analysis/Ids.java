@@ -17,15 +17,6 @@ public final class Ids {
     return new String(text);
   }
 
-  /** The big-endian long in {@code bytes[offset, offset + 8)}. */
-  public static long readLong(byte[] bytes, int offset) {
-    long value = 0;
-    for (int i = 0; i < 8; i++) {
-      value = (value << 8) | (bytes[offset + i] & 0xFF);
-    }
-    return value;
-  }
-
   /** Parses 16 hex characters of {@code hex} starting at {@code offset}. */
   public static long parseHexLong(CharSequence hex, int offset) {
     long value = 0;

@@ -15,10 +15,6 @@ public record TraceId(long high, long low) {
     return new TraceId(Ids.parseHexLong(hex, 0), Ids.parseHexLong(hex, 16));
   }
 
-  public boolean isValid() {
-    return (high | low) != 0;
-  }
-
   /** 32 lower-case hex characters, as in OTLP/JSON and W3C trace context. */
   public String toHex() {
     return Ids.toHex(high) + Ids.toHex(low);

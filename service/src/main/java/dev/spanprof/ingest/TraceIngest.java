@@ -39,35 +39,39 @@ final class TraceIngest {
   }
 
   IngestResult exportProtobuf(byte[] body, Transport transport) {
-    if (!gate.isOpen()) {
-      return unavailable(transport);
-    }
-    ExportTraceServiceRequest request;
-    try {
-      request = ExportTraceServiceRequest.parseFrom(body);
-    } catch (InvalidProtocolBufferException e) {
-      listener.onRequestRejected(transport, RequestRejection.MALFORMED);
-      return IngestResult.refused(Outcome.MALFORMED,
-          "the body is not a valid OTLP ExportTraceServiceRequest protobuf: " + e.getMessage());
-    }
-    return export(request, transport);
+    return export(body, transport, TraceIngest::parseProtobuf);
   }
 
   IngestResult exportJson(byte[] body, Transport transport) {
+    return export(body, transport, jsonDecoder::decode);
+  }
+
+  private IngestResult export(byte[] body, Transport transport, Decoder decoder) {
     if (!gate.isOpen()) {
-      return unavailable(transport);
+      listener.onRequestRejected(transport, RequestRejection.UNAVAILABLE);
+      return IngestResult.refused(Outcome.UNAVAILABLE,
+          "spanprof is shutting down and takes no new spans; retry against another replica");
     }
     ExportTraceServiceRequest request;
     try {
-      request = jsonDecoder.decode(body);
+      request = decoder.decode(body);
     } catch (InvalidOtlpException e) {
       listener.onRequestRejected(transport, RequestRejection.MALFORMED);
       return IngestResult.refused(Outcome.MALFORMED, e.getMessage());
     }
-    return export(request, transport);
+    return buffer(request, transport);
   }
 
-  private IngestResult export(ExportTraceServiceRequest request, Transport transport) {
+  private static ExportTraceServiceRequest parseProtobuf(byte[] body) throws InvalidOtlpException {
+    try {
+      return ExportTraceServiceRequest.parseFrom(body);
+    } catch (InvalidProtocolBufferException e) {
+      throw new InvalidOtlpException(
+          "the body is not a valid OTLP ExportTraceServiceRequest protobuf: " + e.getMessage(), e);
+    }
+  }
+
+  private IngestResult buffer(ExportTraceServiceRequest request, Transport transport) {
     MappedRequest mapped = mapper.map(request);
     if (mapped.rejectedSpans() > 0) {
       listener.onRefused(transport, SpanRefusal.INVALID, mapped.rejectedSpans());
@@ -97,9 +101,9 @@ final class TraceIngest {
     };
   }
 
-  private IngestResult unavailable(Transport transport) {
-    listener.onRequestRejected(transport, RequestRejection.UNAVAILABLE);
-    return IngestResult.refused(Outcome.UNAVAILABLE,
-        "spanprof is shutting down and takes no new spans; retry against another replica");
+  /** Turns a request body into an export request, or says why it cannot. */
+  @FunctionalInterface
+  private interface Decoder {
+    ExportTraceServiceRequest decode(byte[] body) throws InvalidOtlpException;
   }
 }

@@ -1,0 +1,92 @@
+package dev.spanprof.ingest;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.spanprof.analysis.TraceId;
+import dev.spanprof.assembly.AssemblyListener;
+import dev.spanprof.assembly.AssemblyPolicy;
+import dev.spanprof.assembly.ManualTimeSource;
+import dev.spanprof.assembly.TraceAssembler;
+import dev.spanprof.config.AssemblyConfiguration;
+import dev.spanprof.config.IngestConfiguration;
+import dev.spanprof.ingest.IngestResult.Outcome;
+import dev.spanprof.testing.Otlp;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class TraceIngestTest {
+
+  private final List<String> events = new ArrayList<>();
+  private final IngestGate gate = new IngestGate(null);
+  private final TraceAssembler assembler = new TraceAssembler(
+      new AssemblyPolicy(Duration.ofSeconds(5), Duration.ofSeconds(60), 2, 100, 100),
+      new ManualTimeSource(), trace -> true, AssemblyListener.NOOP);
+  private final TraceIngest ingest;
+
+  TraceIngestTest() {
+    AssemblyConfiguration assembly = new AssemblyConfiguration();
+    assembly.setMaxBufferedSpans(2);
+    ingest = new TraceIngest(assembler, gate, new IngestListener() {
+      @Override
+      public void onAccepted(Transport transport, int spans) {
+        events.add("accepted " + spans);
+      }
+
+      @Override
+      public void onRefused(Transport transport, SpanRefusal reason, int spans) {
+        events.add("refused " + reason.label() + " " + spans);
+      }
+
+      @Override
+      public void onEndBeforeStart(Transport transport, int spans) {
+        events.add("end-before-start " + spans);
+      }
+
+      @Override
+      public void onRequestRejected(Transport transport, RequestRejection reason) {
+        events.add("rejected " + reason.label());
+      }
+    }, new IngestConfiguration(), assembly);
+  }
+
+  @Test
+  void exportProtobuf_moreSpansThanTheBufferHolds_tooLargeAndCounted() {
+    TraceId trace = new TraceId(1, 1);
+    byte[] body = Otlp.request("shop", Otlp.span(trace, 1), Otlp.span(trace, 2), Otlp.span(trace, 3))
+        .toByteArray();
+
+    IngestResult result = ingest.exportProtobuf(body, Transport.GRPC);
+
+    assertThat(result.outcome()).isEqualTo(Outcome.TOO_LARGE);
+    assertThat(result.message()).isEqualTo("the request has 3 spans, more than the whole span buffer "
+        + "holds (spanprof.assembly.max-buffered-spans=2); split it into smaller requests");
+    assertThat(events).containsExactly("refused too_large 3");
+    assertThat(assembler.bufferedSpans()).isZero();
+  }
+
+  @Test
+  void exportJson_gateClosed_unavailableWithoutDecoding() {
+    gate.close();
+
+    IngestResult result = ingest.exportJson("not even json".getBytes(), Transport.HTTP);
+
+    assertThat(result.outcome()).isEqualTo(Outcome.UNAVAILABLE);
+    assertThat(events).containsExactly("rejected unavailable");
+  }
+
+  @Test
+  void exportProtobuf_validAndBackwardsSpans_acceptedAndFlagged() {
+    TraceId trace = new TraceId(2, 2);
+    byte[] body = Otlp.request("shop", Otlp.span(trace, 1),
+        Otlp.span(trace, 2).setStartTimeUnixNano(5).setEndTimeUnixNano(4)).toByteArray();
+
+    IngestResult result = ingest.exportProtobuf(body, Transport.GRPC);
+
+    assertThat(result.outcome()).isEqualTo(Outcome.ACCEPTED);
+    assertThat(result.rejectedSpans()).isZero();
+    assertThat(events).containsExactly("accepted 2", "end-before-start 1");
+    assertThat(assembler.bufferedSpans()).isEqualTo(2);
+  }
+}
