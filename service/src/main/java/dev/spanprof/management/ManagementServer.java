@@ -6,6 +6,8 @@ import dev.spanprof.config.ManagementConfiguration;
 import dev.spanprof.ingest.IngestGate;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.micronaut.context.annotation.Context;
+import io.micronaut.context.event.ApplicationEventListener;
+import io.micronaut.runtime.server.event.ServerStartupEvent;
 import jakarta.annotation.PreDestroy;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -24,11 +26,14 @@ import java.util.concurrent.ExecutorService;
  * answering, with readiness DOWN, while the pipeline drains at shutdown, after the OTLP servers
  * have stopped taking spans.
  *
+ * <p>Readiness is UP from the moment the OTLP servers have started until the ingest gate closes
+ * at shutdown; liveness is UP while this listener answers.
+ *
  * <p>{@code /metrics} speaks the Prometheus text format, or OpenMetrics when the scraper's
  * {@code Accept} header asks for {@code application/openmetrics-text} (needed for exemplars).
  */
 @Context
-public final class ManagementServer {
+public final class ManagementServer implements ApplicationEventListener<ServerStartupEvent> {
 
   private static final String OPENMETRICS = "application/openmetrics-text";
   private static final String PROMETHEUS_TEXT = "text/plain; version=0.0.4; charset=utf-8";
@@ -37,6 +42,7 @@ public final class ManagementServer {
   private final ExecutorService executor;
   private final PrometheusMeterRegistry registry;
   private final IngestGate gate;
+  private volatile boolean started;
 
   ManagementServer(
       ManagementConfiguration configuration, PrometheusMeterRegistry registry, IngestGate gate)
@@ -60,6 +66,11 @@ public final class ManagementServer {
     return server.getAddress().getPort();
   }
 
+  @Override
+  public void onApplicationEvent(ServerStartupEvent event) {
+    started = true;
+  }
+
   @PreDestroy
   void stop() {
     server.stop(0);
@@ -75,9 +86,8 @@ public final class ManagementServer {
       }
       switch (exchange.getRequestURI().getPath()) {
         case "/metrics" -> metrics(exchange);
-        case "/health" -> health(exchange, gate.isOpen());
+        case "/health", "/health/readiness" -> health(exchange, started && gate.isOpen());
         case "/health/liveness" -> health(exchange, true);
-        case "/health/readiness" -> health(exchange, gate.isOpen());
         default -> respond(exchange, 404, "text/plain; charset=utf-8",
             "not found; try /metrics, /health, /health/liveness or /health/readiness\n");
       }

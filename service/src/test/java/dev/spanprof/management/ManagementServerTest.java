@@ -4,12 +4,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.spanprof.testing.Ports;
 import io.micronaut.context.ApplicationContext;
+import io.micronaut.context.env.Environment;
 import io.micronaut.test.extensions.junit5.annotation.MicronautTest;
 import jakarta.inject.Inject;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /** The management listener: contract metric names, formats and health probes. */
@@ -59,6 +61,24 @@ class ManagementServerTest {
       HttpResponse<String> response = get(path, null);
       assertThat(response.statusCode()).as(path).isEqualTo(200);
       assertThat(response.body()).as(path).isEqualTo("{\"status\":\"UP\"}");
+    }
+  }
+
+  @Test
+  void readiness_beforeTheOtlpServersStart_down() throws Exception {
+    // A context whose HTTP server is never started: the management listener runs, OTLP does not.
+    try (ApplicationContext notStarted = ApplicationContext.run(Map.of(), Environment.TEST)) {
+      String base = "http://localhost:" + notStarted.getBean(ManagementServer.class).port();
+
+      HttpResponse<String> readiness = http.send(
+          HttpRequest.newBuilder(URI.create(base + "/health/readiness")).build(),
+          HttpResponse.BodyHandlers.ofString());
+      HttpResponse<String> liveness = http.send(
+          HttpRequest.newBuilder(URI.create(base + "/health/liveness")).build(),
+          HttpResponse.BodyHandlers.ofString());
+
+      assertThat(readiness.statusCode()).isEqualTo(503);
+      assertThat(liveness.statusCode()).isEqualTo(200);
     }
   }
 
