@@ -2,21 +2,31 @@ package dev.spanprof.golden;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.net.URISyntaxException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.stream.Stream;
 
 /**
- * The worked cases of {@code ../shared/golden/} (beside the repository), read as they are: tests
- * load them from there, never from a copy, so an expected value can't drift from the spec.
+ * The worked cases of {@code ../shared/golden/}, from their byte-identical copies in the test
+ * resources ({@code GoldenCopiesTest} keeps the copies honest).
  */
 public final class GoldenCases {
 
   private GoldenCases() {}
 
-  /** The golden directory; fails (does not skip) when the checkout has no shared/ beside it. */
+  /** The copies, on the test class path. */
   public static Path directory() {
+    try {
+      return Path.of(GoldenCases.class.getResource("/golden").toURI());
+    } catch (URISyntaxException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
+  /** The originals beside the repository; fails (does not skip) when shared/ is missing. */
+  public static Path sharedDirectory() {
     Path dir = Path.of("").toAbsolutePath();
     while (dir != null) {
       Path candidate = dir.resolve("shared").resolve("golden");

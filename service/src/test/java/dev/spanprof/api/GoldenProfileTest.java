@@ -1,0 +1,34 @@
+package dev.spanprof.api;
+
+import dev.spanprof.analysis.SpanMapping;
+import dev.spanprof.analysis.SpanRecord;
+import dev.spanprof.analysis.TraceAnalyzer;
+import dev.spanprof.golden.GoldenCases;
+import dev.spanprof.golden.JsonMatch;
+import dev.spanprof.ingest.OtlpTestSpans;
+import io.micronaut.serde.ObjectMapper;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * Every golden case: the OTLP/JSON through the service's decoder and mapper, the analysis with the
+ * default mapping, the JSON view — compared with the expected file field by field.
+ */
+class GoldenProfileTest {
+
+  private final TraceAnalyzer analyzer = new TraceAnalyzer(SpanMapping.defaults());
+
+  @ParameterizedTest
+  @MethodSource("dev.spanprof.golden.GoldenCases#names")
+  void analyze_goldenCase_matchesExpectedProfile(String name) throws Exception {
+    List<SpanRecord> spans = OtlpTestSpans.fromJson(GoldenCases.otlpJson(name));
+
+    String actual = ObjectMapper.getDefault().writeValueAsString(
+        TraceProfileView.of(analyzer.analyze(spans.get(0).traceId(), spans)));
+
+    JsonMatch.assertMatches(
+        new String(GoldenCases.expectedJson(name), StandardCharsets.UTF_8), actual);
+  }
+}
