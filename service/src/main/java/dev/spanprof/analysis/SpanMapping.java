@@ -13,6 +13,10 @@ public final class SpanMapping {
   public static final String CATEGORY_ATTRIBUTE = "spanprof.category";
   public static final String CORES_ATTRIBUTE = "spanprof.cores";
   public static final String CAPACITY_ATTRIBUTE = "spanprof.pool.capacity";
+  public static final List<String> DEFAULT_RESOURCE_KEYS =
+      List.of("service.name", "service.instance.id", "thread.id");
+  public static final List<String> DEFAULT_POOL_KEYS = List.of("service.name", "service.instance.id");
+  public static final String DEFAULT_STATE = "running";
 
   private final List<String> resourceKeys;
   private final List<String> poolKeys;
@@ -35,12 +39,8 @@ public final class SpanMapping {
 
   /** The defaults of semantics.md §1. */
   public static SpanMapping defaults() {
-    return new SpanMapping(
-        List.of("service.name", "service.instance.id", "thread.id"),
-        List.of("service.name", "service.instance.id"),
-        StateRule.defaults(),
-        "running",
-        StateTable.of(StateTable.defaults()));
+    return new SpanMapping(DEFAULT_RESOURCE_KEYS, DEFAULT_POOL_KEYS, StateRule.defaults(),
+        DEFAULT_STATE, StateTable.of(StateTable.defaults()));
   }
 
   /** The values of the present resource keys joined with '/'; "" when none is present. */

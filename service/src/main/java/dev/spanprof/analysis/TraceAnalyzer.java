@@ -140,7 +140,8 @@ public final class TraceAnalyzer {
       List<SpanProfile> spanProfiles = new ArrayList<>(n);
       for (int i = 0; i < n; i++) {
         spanProfiles.add(new SpanProfile(span[i].spanId(), resources.name(resource[i]),
-            pools.name(pool[i]), states.name(state[i]), self[i], critical[i], onPath[i]));
+            pools.name(pool[i]), states.name(state[i]), self[i], critical[i], onPath[i],
+            allocation[i]));
       }
       return new TraceProfile(traceId, n, spanTime, ttx, ttc, resourceTime,
           ttx == 0 ? 0 : (double) resourceTime / ttx, criticalPath,

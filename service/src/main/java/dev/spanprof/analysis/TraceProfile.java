@@ -52,6 +52,7 @@ public record TraceProfile(
    * What was computed for one span.
    *
    * @param onCriticalPath the critical-path walk reached the span (it may still get 0 time)
+   * @param allocation the span declares pool capacity; it is left out of the timeline figures
    */
   public record SpanProfile(
       long spanId,
@@ -60,7 +61,8 @@ public record TraceProfile(
       String state,
       long selfTimeNs,
       long criticalPathNs,
-      boolean onCriticalPath) {}
+      boolean onCriticalPath,
+      boolean allocation) {}
 
   /**
    * Utilization and CPU attribution of one allocation span's pool over the span's interval.

@@ -1,5 +1,6 @@
 package dev.spanprof.config;
 
+import dev.spanprof.analysis.TraceAnalyzer;
 import dev.spanprof.assembly.AssemblyListener;
 import dev.spanprof.assembly.TimeSource;
 import dev.spanprof.assembly.TraceAssembler;
@@ -15,6 +16,11 @@ final class PipelineFactory {
   @Singleton
   TimeSource timeSource() {
     return TimeSource.system();
+  }
+
+  @Singleton
+  TraceAnalyzer traceAnalyzer(MappingConfiguration configuration) {
+    return new TraceAnalyzer(configuration.toMapping());
   }
 
   @Singleton

@@ -1,0 +1,25 @@
+package dev.spanprof.config;
+
+import io.micronaut.context.annotation.ConfigurationProperties;
+
+/** {@code spanprof.query.*}: what the query API keeps. */
+@ConfigurationProperties(QueryConfiguration.PREFIX)
+public final class QueryConfiguration {
+
+  public static final String PREFIX = "spanprof.query";
+  public static final int DEFAULT_RECENT_TRACES = 10_000;
+
+  private int recentTraces = DEFAULT_RECENT_TRACES;
+
+  /** How many analysed trace profiles {@code GET /api/v1/traces/{traceId}} can answer for. */
+  public int getRecentTraces() {
+    return recentTraces;
+  }
+
+  public void setRecentTraces(int recentTraces) {
+    if (recentTraces < 1) {
+      throw new IllegalArgumentException(PREFIX + ".recent-traces must be at least 1, was " + recentTraces);
+    }
+    this.recentTraces = recentTraces;
+  }
+}

@@ -1,0 +1,14 @@
+package dev.spanprof.profile;
+
+import dev.spanprof.analysis.TraceProfile;
+import dev.spanprof.assembly.CompletedTrace;
+
+/**
+ * Receives each analysed trace. {@code profile.spans().get(i)} belongs to
+ * {@code trace.spans().get(i)}, so per-span results can be attached to the spans they describe.
+ * Called on a worker thread, concurrently for different traces.
+ */
+public interface ProfileConsumer {
+
+  void accept(CompletedTrace trace, TraceProfile profile);
+}
