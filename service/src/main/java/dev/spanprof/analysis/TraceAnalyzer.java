@@ -649,7 +649,8 @@ public final class TraceAnalyzer {
       List<Integer> inPool = new ArrayList<>();
       for (int k = 0; k < segments.size; k++) {
         int chosen = segments.span[k];
-        if (pool[chosen] == p && segments.to[k] > lo && segments.from[k] < hi) {
+        // Only a positive overlap counts: a segment touching [lo, hi) at a point occupies nothing.
+        if (pool[chosen] == p && Math.min(segments.to[k], hi) > Math.max(segments.from[k], lo)) {
           inPool.add(k);
         }
       }
