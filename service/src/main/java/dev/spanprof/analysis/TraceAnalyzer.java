@@ -13,6 +13,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.TreeSet;
 
 /**
  * Computes a {@link TraceProfile} from a trace's spans, exactly as semantics.md §1–3 define it.
@@ -307,7 +308,9 @@ public final class TraceAnalyzer {
 
       int[] starts = new int[byResource.length];
       int[] ends = new int[byResource.length];
-      int[] active = new int[byResource.length];
+      boolean[] active = new boolean[n];
+      // The active spans with no active descendant, best first: the first is the chosen span.
+      TreeSet<Integer> leaves = new TreeSet<>(this::compareChoice);
       for (int r = 0; r < resourceCount; r++) {
         int size = groupStart[r + 1] - groupStart[r];
         System.arraycopy(byResource, groupStart[r], starts, 0, size);
@@ -316,37 +319,39 @@ public final class TraceAnalyzer {
         IndexSort.byKey(ends, size, end);
         int nextStart = 0;
         int nextEnd = 0;
-        int activeCount = 0;
         long previous = 0;
         while (nextEnd < size) {
           long t = nextStart < size ? Math.min(start[starts[nextStart]], end[ends[nextEnd]])
               : end[ends[nextEnd]];
-          if (activeCount > 0 && t > previous) {
-            chooseAndRecord(r, previous, t, active, activeCount, activeDescendants);
+          if (!leaves.isEmpty() && t > previous) {
+            record(r, previous, t, leaves.first());
           }
           // Half-open intervals: what ends at t is gone before what starts at t begins.
           while (nextEnd < size && end[ends[nextEnd]] == t) {
             int s = ends[nextEnd++];
-            for (int k = 0; k < activeCount; k++) {
-              if (active[k] == s) {
-                active[k] = active[--activeCount];
-                break;
-              }
-            }
-            work += activeCount;
+            active[s] = false;
+            leaves.remove(s);
             for (int a = resourceParent[s]; a >= 0; a = resourceParent[a]) {
-              activeDescendants[a]--;
+              if (--activeDescendants[a] == 0 && active[a]) {
+                leaves.add(a);
+              }
               work++;
             }
           }
           while (nextStart < size && start[starts[nextStart]] == t) {
             int s = starts[nextStart++];
-            active[activeCount++] = s;
+            active[s] = true;
+            if (activeDescendants[s] == 0) {
+              leaves.add(s);
+            }
             for (int a = resourceParent[s]; a >= 0; a = resourceParent[a]) {
-              activeDescendants[a]++;
+              if (activeDescendants[a]++ == 0 && active[a]) {
+                leaves.remove(a);
+              }
               work++;
             }
           }
+          work += 1 + 32 - Integer.numberOfLeadingZeros(leaves.size());
           previous = t;
         }
       }
@@ -375,16 +380,7 @@ public final class TraceAnalyzer {
       return resourceParent;
     }
 
-    private void chooseAndRecord(
-        int r, long from, long to, int[] active, int activeCount, int[] activeDescendants) {
-      int chosen = -1;
-      for (int k = 0; k < activeCount; k++) {
-        int candidate = active[k];
-        if (activeDescendants[candidate] == 0 && (chosen < 0 || better(candidate, chosen))) {
-          chosen = candidate;
-        }
-      }
-      work += activeCount;
+    private void record(int r, long from, long to, int chosen) {
       long length = to - from;
       busy[r] += length;
       stateResourceNs[state[chosen]] += length;
@@ -392,6 +388,20 @@ public final class TraceAnalyzer {
       List<Integer> key = List.of(service[chosen], pool[chosen], state[chosen]);
       servicePoolState.computeIfAbsent(key, unused -> new long[1])[0] += length;
       segments.add(from, to, chosen);
+    }
+
+    /** Orders leaves best first; the position breaks the last tie so the order is total. */
+    private int compareChoice(int a, int b) {
+      if (a == b) {
+        return 0;
+      }
+      if (better(a, b)) {
+        return -1;
+      }
+      if (better(b, a)) {
+        return 1;
+      }
+      return Integer.compare(a, b);
     }
 
     /** Priority, then state name ascending, then latest start, then span id ascending. */
@@ -413,7 +423,10 @@ public final class TraceAnalyzer {
 
     // ---- Phase 4: states across resources ---------------------------------------------------
 
-    /** [0]: inclusive time per state; [1]: exclusive time per state. */
+    /**
+     * [0]: inclusive time per state, the union of its segments over all resources; [1]: exclusive
+     * time per state, where it is the dominant state among those present.
+     */
     private long[][] sweepStates() {
       int stateCount = states.size();
       long[] inclusive = new long[stateCount];
@@ -427,7 +440,36 @@ public final class TraceAnalyzer {
       }
       IndexSort.byKey(byStart, m, segments.from);
       IndexSort.byKey(byEnd, m, segments.to);
+
+      // Inclusive: segments arrive by start, so each state's union grows at its right end.
+      long[] unionFrom = new long[stateCount];
+      long[] unionTo = new long[stateCount];
+      Arrays.fill(unionTo, Long.MIN_VALUE);
+      for (int k = 0; k < m; k++) {
+        int segment = byStart[k];
+        int s = state[segments.span[segment]];
+        long from = segments.from[segment];
+        long to = segments.to[segment];
+        if (from > unionTo[s]) {
+          if (unionTo[s] != Long.MIN_VALUE) {
+            inclusive[s] += unionTo[s] - unionFrom[s];
+          }
+          unionFrom[s] = from;
+          unionTo[s] = to;
+        } else {
+          unionTo[s] = Math.max(unionTo[s], to);
+        }
+      }
+      for (int s = 0; s < stateCount; s++) {
+        if (unionTo[s] != Long.MIN_VALUE) {
+          inclusive[s] += unionTo[s] - unionFrom[s];
+        }
+      }
+
+      // Exclusive: the states present, dominant first.
       int[] present = new int[stateCount];
+      TreeSet<Integer> presentStates = new TreeSet<>(
+          (a, b) -> a.equals(b) ? 0 : dominates(a, b) ? -1 : 1);
       int nextStart = 0;
       int nextEnd = 0;
       long previous = 0;
@@ -435,27 +477,22 @@ public final class TraceAnalyzer {
         long t = nextStart < m
             ? Math.min(segments.from[byStart[nextStart]], segments.to[byEnd[nextEnd]])
             : segments.to[byEnd[nextEnd]];
-        if (t > previous) {
-          int dominant = -1;
-          for (int s = 0; s < stateCount; s++) {
-            if (present[s] > 0) {
-              inclusive[s] += t - previous;
-              if (dominant < 0 || dominates(s, dominant)) {
-                dominant = s;
-              }
-            }
-          }
-          if (dominant >= 0) {
-            exclusive[dominant] += t - previous;
-          }
-          work += stateCount;
+        if (t > previous && !presentStates.isEmpty()) {
+          exclusive[presentStates.first()] += t - previous;
         }
         while (nextEnd < m && segments.to[byEnd[nextEnd]] == t) {
-          present[state[segments.span[byEnd[nextEnd++]]]]--;
+          int s = state[segments.span[byEnd[nextEnd++]]];
+          if (--present[s] == 0) {
+            presentStates.remove(s);
+          }
         }
         while (nextStart < m && segments.from[byStart[nextStart]] == t) {
-          present[state[segments.span[byStart[nextStart++]]]]++;
+          int s = state[segments.span[byStart[nextStart++]]];
+          if (present[s]++ == 0) {
+            presentStates.add(s);
+          }
         }
+        work += 1 + 32 - Integer.numberOfLeadingZeros(presentStates.size());
         previous = t;
       }
       return new long[][] {inclusive, exclusive};
