@@ -1,0 +1,135 @@
+package dev.spanprof.api;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.spanprof.analysis.TraceId;
+import dev.spanprof.assembly.ManualTimeSource;
+import dev.spanprof.assembly.TraceAssembler;
+import dev.spanprof.golden.GoldenCases;
+import dev.spanprof.golden.JsonMatch;
+import dev.spanprof.testing.Meters;
+import dev.spanprof.testing.Ports;
+import dev.spanprof.testing.RecordingProfiles;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micronaut.context.ApplicationContext;
+import io.micronaut.context.annotation.Property;
+import io.micronaut.test.extensions.junit5.annotation.MicronautTest;
+import jakarta.inject.Inject;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/** End to end: POST the golden OTLP/JSON, let the trace complete, GET its profile. */
+@MicronautTest
+@Property(name = "test.time", value = "manual")
+@Property(name = "test.profiles", value = "recording")
+class TraceProfileControllerTest {
+
+  private final HttpClient http = HttpClient.newHttpClient();
+
+  @Inject ApplicationContext context;
+  @Inject ManualTimeSource time;
+  @Inject TraceAssembler assembler;
+  @Inject RecordingProfiles analysed;
+  @Inject MeterRegistry registry;
+
+  @ParameterizedTest
+  @MethodSource("dev.spanprof.golden.GoldenCases#names")
+  void get_afterPostingGoldenCase_servesTheExpectedProfile(String name) throws Exception {
+    String expected = new String(GoldenCases.expectedJson(name), StandardCharsets.UTF_8);
+    TraceId traceId = TraceId.fromHex(expected.replaceAll("(?s).*\"traceId\": \"([0-9a-f]{32})\".*", "$1"));
+    assertThat(post(GoldenCases.otlpJson(name)).statusCode()).isEqualTo(200);
+    time.advance(Duration.ofSeconds(5));
+    assembler.sweep();
+    analysed.await(traceId, Duration.ofSeconds(30));
+
+    HttpResponse<String> response = get("/api/v1/traces/" + traceId.toHex());
+
+    assertThat(response.statusCode()).isEqualTo(200);
+    assertThat(response.headers().firstValue("content-type")).hasValue("application/json");
+    JsonMatch.assertMatches(expected, response.body());
+  }
+
+  /**
+   * The fanout case's counters, in seconds: span time by operation, resource time by service,
+   * pool and state, per-state trace time, self time and critical path.
+   */
+  @Test
+  void counters_afterAnalysis_carryTheProfileInSeconds() throws Exception {
+    Meters meters = new Meters(registry);
+    // The fanout case under a trace id of its own, so no other test has completed it already.
+    String golden = "42a78925f1ecee2d8aecc9722a15fd9b";
+    TraceId traceId = TraceId.fromHex("c0c0c0c0c0c0c0c0c0c0c0c0c0c0c0c0");
+    byte[] body = new String(GoldenCases.otlpJson("fanout-self-time"), StandardCharsets.UTF_8)
+        .replace(golden, traceId.toHex()).getBytes(StandardCharsets.UTF_8);
+    double spanTime = meters.count("spanprof.span.time", "service_name", "gateway", "span_name", "GET /order");
+    double running = meters.count("spanprof.resource.time", "service_name", "gateway", "pool", "gateway/g1", "state", "running");
+    double waitNet = meters.count("spanprof.trace.state", "state", "wait.net", "mode", "inclusive");
+    double waitNetExclusive = meters.count("spanprof.trace.state", "state", "wait.net", "mode", "exclusive");
+    double self = meters.count("spanprof.self.time", "service_name", "gateway", "span_name", "audit");
+    double critical = meters.count("spanprof.critical.path", "service_name", "inventory", "span_name", "reserve");
+
+    post(body);
+    time.advance(Duration.ofSeconds(5));
+    assembler.sweep();
+    analysed.await(traceId, Duration.ofSeconds(30));
+
+    double nanos = 1e-9;
+    assertThat(meters.count("spanprof.span.time", "service_name", "gateway", "span_name", "GET /order") - spanTime)
+        .isCloseTo(100 * nanos, org.assertj.core.data.Offset.offset(1e-15));
+    // gateway/g1: GET /order 40 + audit 40 running (ghost and inventory are other pools).
+    assertThat(meters.count("spanprof.resource.time", "service_name", "gateway", "pool", "gateway/g1", "state", "running") - running)
+        .isCloseTo(80 * nanos, org.assertj.core.data.Offset.offset(1e-15));
+    assertThat(meters.count("spanprof.trace.state", "state", "wait.net", "mode", "inclusive") - waitNet)
+        .isCloseTo(50 * nanos, org.assertj.core.data.Offset.offset(1e-15));
+    assertThat(meters.count("spanprof.trace.state", "state", "wait.net", "mode", "exclusive") - waitNetExclusive)
+        .isCloseTo(5 * nanos, org.assertj.core.data.Offset.offset(1e-15));
+    assertThat(meters.count("spanprof.self.time", "service_name", "gateway", "span_name", "audit") - self)
+        .isCloseTo(40 * nanos, org.assertj.core.data.Offset.offset(1e-15));
+    assertThat(meters.count("spanprof.critical.path", "service_name", "inventory", "span_name", "reserve") - critical)
+        .isCloseTo(40 * nanos, org.assertj.core.data.Offset.offset(1e-15));
+    String scrape = http.send(HttpRequest.newBuilder(URI.create(Ports.of(context).managementUrl("/metrics"))).build(),
+        HttpResponse.BodyHandlers.ofString()).body();
+    assertThat(scrape)
+        .contains("spanprof_span_time_seconds_total{service_name=\"gateway\",span_name=\"GET /order\"}")
+        .contains("spanprof_resource_time_seconds_total{pool=\"gateway/g1\",service_name=\"gateway\",state=\"running\"}")
+        .contains("spanprof_trace_state_seconds_total{mode=\"exclusive\",state=\"wait.net\"}")
+        .contains("spanprof_self_time_seconds_total{service_name=\"gateway\",span_name=\"audit\"}")
+        .contains("spanprof_critical_path_seconds_total{service_name=\"inventory\",span_name=\"reserve\"}");
+  }
+
+  @Test
+  void get_unknownTrace_404WithJsonError() throws Exception {
+    HttpResponse<String> response = get("/api/v1/traces/00000000000000000000000000000bad");
+
+    assertThat(response.statusCode()).isEqualTo(404);
+    assertThat(response.body()).startsWith("{\"error\":\"no recently analysed trace 00000000000000000000000000000bad");
+  }
+
+  @Test
+  void get_malformedId_400WithJsonError() throws Exception {
+    HttpResponse<String> response = get("/api/v1/traces/not-a-trace-id");
+
+    assertThat(response.statusCode()).isEqualTo(400);
+    assertThat(response.body()).isEqualTo(
+        "{\"error\":\"trace id must be 32 hex characters, got 14: 'not-a-trace-id'\"}");
+  }
+
+  private HttpResponse<String> post(byte[] json) throws Exception {
+    return http.send(HttpRequest.newBuilder(URI.create(Ports.of(context).httpUrl("/v1/traces")))
+            .header("Content-Type", "application/json")
+            .POST(HttpRequest.BodyPublishers.ofByteArray(json)).build(),
+        HttpResponse.BodyHandlers.ofString());
+  }
+
+  private HttpResponse<String> get(String path) throws Exception {
+    return http.send(HttpRequest.newBuilder(URI.create(Ports.of(context).httpUrl(path))).build(),
+        HttpResponse.BodyHandlers.ofString());
+  }
+}
