@@ -259,20 +259,8 @@ public final class TraceAnalyzer {
         }
       }
       IndexSort.byKey(order, count, start);
-      long total = 0;
-      long coveredTo = Long.MIN_VALUE;
-      for (int k = 0; k < count; k++) {
-        int i = order[k];
-        if (start[i] >= coveredTo) {
-          total += end[i] - start[i];
-          coveredTo = end[i];
-        } else if (end[i] > coveredTo) {
-          total += end[i] - coveredTo;
-          coveredTo = end[i];
-        }
-      }
       work += count;
-      return total;
+      return Intervals.unionLength(order, count, start, end);
     }
 
     /**
@@ -512,34 +500,20 @@ public final class TraceAnalyzer {
     private long[] selfTimes() {
       long[] self = new long[n];
       long[] clippedStart = new long[n];
+      long[] clippedEnd = new long[n];
       int[] order = new int[n];
       for (int i = 0; i < n; i++) {
         int count = 0;
         for (int c : children[i]) {
-          long from = Math.max(start[c], start[i]);
-          long to = Math.min(end[c], end[i]);
-          if (to > from) {
-            clippedStart[c] = from;
+          clippedStart[c] = Math.max(start[c], start[i]);
+          clippedEnd[c] = Math.min(end[c], end[i]);
+          if (clippedEnd[c] > clippedStart[c]) {
             order[count++] = c;
           }
         }
         IndexSort.byKey(order, count, clippedStart);
-        long covered = 0;
-        long coveredTo = Long.MIN_VALUE;
-        for (int k = 0; k < count; k++) {
-          int c = order[k];
-          long from = clippedStart[c];
-          long to = Math.min(end[c], end[i]);
-          if (from >= coveredTo) {
-            covered += to - from;
-            coveredTo = to;
-          } else if (to > coveredTo) {
-            covered += to - coveredTo;
-            coveredTo = to;
-          }
-        }
         work += children[i].length;
-        self[i] = end[i] - start[i] - covered;
+        self[i] = end[i] - start[i] - Intervals.unionLength(order, count, clippedStart, clippedEnd);
       }
       return self;
     }

@@ -1,0 +1,36 @@
+package dev.spanprof.analysis;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import org.junit.jupiter.api.Test;
+
+class IntervalsTest {
+
+  /**
+   * <pre>
+   *   |===|                [0,4)
+   *     |=====|            [2,8)   overlaps the first
+   *         |==|           [6,7)   inside the second
+   *              |==|      [10,13) apart
+   *                 |=|    [13,15) back to back
+   * </pre>
+   */
+  @Test
+  void unionLength_overlappingNestedAndAdjacent_countsEachInstantOnce() {
+    long[] from = {0, 2, 6, 10, 13};
+    long[] to = {4, 8, 7, 13, 15};
+
+    assertThat(Intervals.unionLength(new int[] {0, 1, 2, 3, 4}, 5, from, to)).isEqualTo(8 + 5);
+    assertThat(Intervals.unionLength(new int[] {0, 1, 2, 3, 4}, 0, from, to)).isZero();
+  }
+
+  @Test
+  void indexSort_byKey_sortsStably() {
+    long[] keys = {5, 1, 5, 0, 1};
+    int[] indices = {0, 1, 2, 3, 4};
+
+    IndexSort.byKey(indices, 5, keys);
+
+    assertThat(indices).containsExactly(3, 1, 4, 0, 2);
+  }
+}
