@@ -142,7 +142,7 @@ public final class TraceAnalyzer {
       for (int i = 0; i < n; i++) {
         spanProfiles.add(new SpanProfile(span[i].spanId(), resources.name(resource[i]),
             pools.name(pool[i]), states.name(state[i]), self[i], critical[i], onPath[i],
-            allocation[i]));
+            allocation[i], parent[i]));
       }
       return new TraceProfile(traceId, n, spanTime, ttx, ttc, resourceTime,
           ttx == 0 ? 0 : (double) resourceTime / ttx, criticalPath,

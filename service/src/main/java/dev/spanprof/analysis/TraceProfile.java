@@ -53,6 +53,8 @@ public record TraceProfile(
    *
    * @param onCriticalPath the critical-path walk reached the span (it may still get 0 time)
    * @param allocation the span declares pool capacity; it is left out of the timeline figures
+   * @param parentIndex the position of the span's parent in the span tree (first span of an id,
+   *     cycles broken), or -1 for a root or a duplicate
    */
   public record SpanProfile(
       long spanId,
@@ -62,7 +64,8 @@ public record TraceProfile(
       long selfTimeNs,
       long criticalPathNs,
       boolean onCriticalPath,
-      boolean allocation) {}
+      boolean allocation,
+      int parentIndex) {}
 
   /**
    * Utilization and CPU attribution of one allocation span's pool over the span's interval.

@@ -7,7 +7,9 @@ import java.util.Map;
 
 /**
  * Builds traces for analysis tests by name: spans of service {@code svc}, instance {@code i1},
- * so a span's resource is {@code svc/i1/<thread>} and its pool {@code svc/i1}.
+ * so a span's resource is {@code svc/i1/<thread>} and its pool {@code svc/i1}. A name is the
+ * span's key; its operation name is the part before any {@code #} ({@code "A#2"} is a second
+ * span of operation {@code A}).
  */
 final class TraceBuilder {
 
@@ -41,7 +43,7 @@ final class TraceBuilder {
         .setTraceId(TRACE.high(), TRACE.low())
         .setSpanId(id)
         .setParentSpanId(parent == null ? 0 : ids.computeIfAbsent(parent, unused -> 1000L + ids.size()))
-        .setName(name)
+        .setName(name.contains("#") ? name.substring(0, name.indexOf('#')) : name)
         .setKind(kind)
         .setStartNanos(start)
         .setEndNanos(end)
