@@ -1,0 +1,63 @@
+package dev.spanprof.api;
+
+import dev.spanprof.analysis.CallRanking.Operation;
+import dev.spanprof.analysis.RankingSnapshot;
+import dev.spanprof.api.RankingView.Edges;
+import dev.spanprof.api.RankingView.Neighbour;
+import dev.spanprof.api.RankingView.RankingRow;
+import dev.spanprof.api.TraceProfileController.ApiError;
+import dev.spanprof.profile.RankingService;
+import io.micronaut.core.annotation.Nullable;
+import io.micronaut.http.HttpResponse;
+import io.micronaut.http.HttpStatus;
+import io.micronaut.http.MediaType;
+import io.micronaut.http.annotation.Controller;
+import io.micronaut.http.annotation.Get;
+import io.micronaut.http.annotation.QueryValue;
+
+/**
+ * {@code GET /api/v1/ranking?top=N&sort=involvement|critical_path|self_time} and
+ * {@code GET /api/v1/ranking/edges?service=S&operation=O}, from the latest ranking (recomputed
+ * every {@code spanprof.ranking.refresh}).
+ */
+@Controller("/api/v1/ranking")
+final class RankingController {
+
+  private static final int DEFAULT_TOP = 50;
+
+  private final RankingService ranking;
+
+  RankingController(RankingService ranking) {
+    this.ranking = ranking;
+  }
+
+  @Get(produces = MediaType.APPLICATION_JSON)
+  HttpResponse<?> ranking(@QueryValue @Nullable Integer top, @QueryValue @Nullable String sort) {
+    int rows = top == null ? DEFAULT_TOP : top;
+    if (rows < 1) {
+      return badRequest("top must be at least 1, got " + rows);
+    }
+    RankingSnapshot.Sort order = sort == null ? RankingSnapshot.Sort.INVOLVEMENT
+        : RankingSnapshot.Sort.fromLabel(sort);
+    if (order == null) {
+      return badRequest("sort must be involvement, critical_path or self_time, got '" + sort + "'");
+    }
+    return HttpResponse.ok(ranking.latest().top(rows, order).stream().map(RankingRow::of).toList());
+  }
+
+  @Get(uri = "/edges", produces = MediaType.APPLICATION_JSON)
+  HttpResponse<?> edges(@QueryValue @Nullable String service, @QueryValue @Nullable String operation) {
+    if (service == null || operation == null) {
+      return badRequest("service and operation are both required, e.g. ?service=checkout&operation=GET%20/cart");
+    }
+    Operation target = new Operation(service, operation);
+    RankingSnapshot snapshot = ranking.latest();
+    return HttpResponse.ok(new Edges(service, operation,
+        snapshot.callers(target).stream().map(edge -> Neighbour.of(edge.caller(), edge)).toList(),
+        snapshot.callees(target).stream().map(edge -> Neighbour.of(edge.callee(), edge)).toList()));
+  }
+
+  private static HttpResponse<ApiError> badRequest(String message) {
+    return HttpResponse.status(HttpStatus.BAD_REQUEST).body(new ApiError(message));
+  }
+}

@@ -1,0 +1,69 @@
+package dev.spanprof.api;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+import dev.spanprof.analysis.CallRanking.Operation;
+import dev.spanprof.analysis.RankingSnapshot.EdgeRow;
+import dev.spanprof.analysis.RankingSnapshot.Row;
+import io.micronaut.serde.annotation.Serdeable;
+import java.util.ArrayList;
+import java.util.List;
+
+/** JSON rows of the call ranking (contract.md: {@code GET /api/v1/ranking}); times in ns. */
+final class RankingView {
+
+  private RankingView() {}
+
+  @Serdeable
+  @JsonInclude(JsonInclude.Include.ALWAYS)
+  record RankingRow(
+      String service,
+      String name,
+      int rank,
+      double involvement,
+      long count,
+      double durationMeanNs,
+      long durationMinNs,
+      long durationMaxNs,
+      double durationStddevNs,
+      double selfTimeMeanNs,
+      long selfTimeMinNs,
+      long selfTimeMaxNs,
+      double selfTimeStddevNs,
+      long selfTimeTotalNs,
+      long criticalPathNs,
+      double criticalPathShare,
+      List<String> flags) {
+
+    static RankingRow of(Row row) {
+      List<String> flags = new ArrayList<>(2);
+      if (row.dispatcher()) {
+        flags.add("dispatcher");
+      }
+      if (row.bottleneck()) {
+        flags.add("bottleneck");
+      }
+      return new RankingRow(row.operation().service(), row.operation().name(), row.rank(),
+          row.involvement(), row.count(), row.durationMeanNs(), row.durationMinNs(),
+          row.durationMaxNs(), row.durationStddevNs(), row.selfTimeMeanNs(), row.selfTimeMinNs(),
+          row.selfTimeMaxNs(), row.selfTimeStddevNs(), row.selfTimeTotalNs(), row.criticalPathNs(),
+          row.criticalPathShare(), flags);
+    }
+  }
+
+  /** One neighbour of an operation and the figures of the calls between them. */
+  @Serdeable
+  @JsonInclude(JsonInclude.Include.ALWAYS)
+  record Neighbour(
+      String service, String name, long count, double calleeDurationMeanNs,
+      long calleeDurationMaxNs) {
+
+    static Neighbour of(Operation other, EdgeRow edge) {
+      return new Neighbour(other.service(), other.name(), edge.count(),
+          edge.calleeDurationMeanNs(), edge.calleeDurationMaxNs());
+    }
+  }
+
+  @Serdeable
+  @JsonInclude(JsonInclude.Include.ALWAYS)
+  record Edges(String service, String operation, List<Neighbour> callers, List<Neighbour> callees) {}
+}

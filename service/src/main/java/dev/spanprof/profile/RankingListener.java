@@ -1,0 +1,9 @@
+package dev.spanprof.profile;
+
+import dev.spanprof.analysis.RankingSnapshot;
+
+/** Told of every recomputed ranking (the Prometheus gauge listens). */
+public interface RankingListener {
+
+  void onRanking(RankingSnapshot snapshot, long overflowSpans);
+}

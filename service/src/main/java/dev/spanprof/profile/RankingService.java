@@ -1,0 +1,89 @@
+package dev.spanprof.profile;
+
+import dev.spanprof.analysis.CallRanking;
+import dev.spanprof.analysis.RankingSnapshot;
+import dev.spanprof.analysis.TraceProfile;
+import dev.spanprof.assembly.CompletedTrace;
+import dev.spanprof.assembly.TimeSource;
+import dev.spanprof.config.RankingConfiguration;
+import jakarta.annotation.PreDestroy;
+import jakarta.inject.Singleton;
+import java.util.List;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Feeds every analysed trace into the {@link CallRanking} and recomputes the ranking every
+ * {@code spanprof.ranking.refresh} on a thread of its own, so neither ingest nor the analysis
+ * workers ever wait for the power iteration. Queries read the latest ranking.
+ */
+@Singleton
+public final class RankingService implements ProfileConsumer {
+
+  private static final Logger LOG = LoggerFactory.getLogger(RankingService.class);
+
+  private final CallRanking ranking;
+  private final TimeSource time;
+  private final List<RankingListener> listeners;
+  private final ScheduledExecutorService refresher;
+  private volatile RankingSnapshot latest = new RankingSnapshot(List.of(), List.of());
+
+  RankingService(
+      RankingConfiguration configuration, TimeSource time, List<RankingListener> listeners) {
+    try {
+      this.ranking = new CallRanking(configuration.getWindow(), configuration.getEpsilon(),
+          configuration.getMaxOperations());
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException(
+          "invalid " + RankingConfiguration.PREFIX + " configuration: " + e.getMessage(), e);
+    }
+    this.time = time;
+    this.listeners = List.copyOf(listeners);
+    this.refresher = Executors.newSingleThreadScheduledExecutor(task -> {
+      Thread thread = new Thread(task, "spanprof-ranking");
+      thread.setDaemon(true);
+      return thread;
+    });
+    long intervalNanos = configuration.getRefresh().toNanos();
+    refresher.scheduleWithFixedDelay(this::refreshQuietly, intervalNanos, intervalNanos,
+        TimeUnit.NANOSECONDS);
+  }
+
+  @Override
+  public void accept(CompletedTrace trace, TraceProfile profile) {
+    ranking.add(trace.spans(), profile, time.nanoTime());
+  }
+
+  /** The most recently computed ranking. */
+  public RankingSnapshot latest() {
+    return latest;
+  }
+
+  /** Recomputes now; the schedule does this every refresh interval. */
+  public RankingSnapshot refresh() {
+    RankingSnapshot snapshot = ranking.snapshot(time.nanoTime());
+    latest = snapshot;
+    long overflow = ranking.overflowSpans();
+    for (RankingListener listener : listeners) {
+      listener.onRanking(snapshot, overflow);
+    }
+    return snapshot;
+  }
+
+  private void refreshQuietly() {
+    try {
+      refresh();
+    } catch (RuntimeException e) {
+      // A scheduled task that throws is never run again; keep refreshing.
+      LOG.error("ranking refresh failed; retrying at the next interval", e);
+    }
+  }
+
+  @PreDestroy
+  void stop() {
+    refresher.shutdownNow();
+  }
+}
