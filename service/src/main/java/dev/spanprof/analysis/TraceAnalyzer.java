@@ -1,5 +1,6 @@
 package dev.spanprof.analysis;
 
+import dev.spanprof.analysis.TraceProfile.ChosenSegment;
 import dev.spanprof.analysis.TraceProfile.OperationTime;
 import dev.spanprof.analysis.TraceProfile.PoolUsage;
 import dev.spanprof.analysis.TraceProfile.ResourceBusy;
@@ -147,7 +148,7 @@ public final class TraceAnalyzer {
       return new TraceProfile(traceId, n, spanTime, ttx, ttc, resourceTime,
           ttx == 0 ? 0 : (double) resourceTime / ttx, criticalPath,
           stateTimes(inclusiveExclusive), resourceBusy(), operationTimes(), spanProfiles,
-          poolUsages, servicePoolStateTimes());
+          poolUsages, servicePoolStateTimes(), chosenSegments());
     }
 
     // ---- Phase 1: mapping -------------------------------------------------------------------
@@ -648,141 +649,39 @@ public final class TraceAnalyzer {
     }
 
     /**
-     * Utilization and CPU attribution of allocation span {@code a}: over [start, end) the chosen
-     * spans of the pool's resources are swept once; at every change point the running cores,
-     * the waiting cores per wait state and the occupied cores per category are known exactly.
+     * Utilization and CPU attribution of allocation span {@code a}: the chosen spans of the pool's
+     * resources over the span's interval, swept by {@link PoolSweep}.
      */
     private PoolUsage poolUsage(int a) {
       int p = pool[a];
       long lo = start[a];
       long hi = end[a];
-      double r = capacity[a];
-      List<Integer> inPool = new ArrayList<>();
+      PoolSweep sweep = new PoolSweep(capacity[a]);
       for (int k = 0; k < segments.size; k++) {
         int chosen = segments.span[k];
-        // Only a positive overlap counts: a segment touching [lo, hi) at a point occupies nothing.
-        if (pool[chosen] == p && Math.min(segments.to[k], hi) > Math.max(segments.from[k], lo)) {
-          inPool.add(k);
+        if (pool[chosen] == p) {
+          StateDefinition definition = stateDefinitions.get(state[chosen]);
+          sweep.add(definition.name(), definition.stateClass(), categories.name(category[chosen]),
+              cores[chosen], Math.max(segments.from[k], lo), Math.min(segments.to[k], hi));
         }
       }
       work += segments.size;
-      int m = inPool.size();
-      int[] byStart = new int[m];
-      int[] byEnd = new int[m];
-      long[] from = new long[m];
-      long[] to = new long[m];
-      for (int k = 0; k < m; k++) {
-        byStart[k] = k;
-        byEnd[k] = k;
-        from[k] = Math.max(segments.from[inPool.get(k)], lo);
-        to[k] = Math.min(segments.to[inPool.get(k)], hi);
-      }
-      IndexSort.byKey(byStart, m, from);
-      IndexSort.byKey(byEnd, m, to);
-
-      double[] waiting = new double[states.size()];
-      double[] occupied = new double[categories.size()];
-      boolean[] waitSeen = new boolean[states.size()];
-      boolean[] categorySeen = new boolean[categories.size()];
-      double running = 0;
-      double cpu = 0;
-      double idle = 0;
-      double[] waited = new double[states.size()];
-      double[] occupiedNs = new double[categories.size()];
-      int nextStart = 0;
-      int nextEnd = 0;
-      long previous = lo;
-      while (true) {
-        long t = hi;
-        if (nextStart < m) {
-          t = Math.min(t, from[byStart[nextStart]]);
-        }
-        if (nextEnd < m) {
-          t = Math.min(t, to[byEnd[nextEnd]]);
-        }
-        if (t > previous) {
-          double dt = t - previous;
-          double used = Math.min(running, r);
-          cpu += used * dt;
-          double unused = r - used;
-          double w = 0;
-          for (double cores : waiting) {
-            w += cores;
-          }
-          if (w <= unused) {
-            for (int s = 0; s < waiting.length; s++) {
-              waited[s] += waiting[s] * dt;
-            }
-            idle += (unused - w) * dt;
-          } else {
-            for (int s = 0; s < waiting.length; s++) {
-              waited[s] += waiting[s] * unused / w * dt;
-            }
-          }
-          for (int c = 0; c < occupied.length; c++) {
-            occupiedNs[c] += occupied[c] * dt;
-          }
-          work += waiting.length + occupied.length;
-        }
-        if (t == hi && nextStart >= m) {
-          break;
-        }
-        while (nextEnd < m && to[byEnd[nextEnd]] == t) {
-          int chosen = segments.span[inPool.get(byEnd[nextEnd++])];
-          running += occupy(chosen, -1, waiting, occupied, waitSeen, categorySeen);
-        }
-        while (nextStart < m && from[byStart[nextStart]] == t) {
-          int chosen = segments.span[inPool.get(byStart[nextStart++])];
-          running += occupy(chosen, 1, waiting, occupied, waitSeen, categorySeen);
-        }
-        previous = t;
-      }
-
-      double available = r * (hi - lo);
-      Map<String, Double> utilization = new TreeMap<>();
-      double used = 0;
-      for (int c = 0; c < occupied.length; c++) {
-        if (categorySeen[c]) {
-          double share = available == 0 ? 0 : occupiedNs[c] / available;
-          utilization.put(categories.name(c), share);
-          used += share;
-        }
-      }
-      utilization.put("idle", Math.max(0, 1 - used));
-      Map<String, Double> attribution = new TreeMap<>();
-      attribution.put("cpu", cpu);
-      attribution.put("idle", idle);
-      for (int s = 0; s < waited.length; s++) {
-        if (waitSeen[s]) {
-          attribution.put(states.name(s), waited[s]);
-        }
-      }
-      return new PoolUsage(pools.name(p), r, lo, available, utilization, attribution);
+      PoolSweep.Figures figures = sweep.finish(lo, hi);
+      return new PoolUsage(pools.name(p), capacity[a], lo, figures.availableNs(),
+          figures.utilization(), figures.attributionNs());
     }
 
-    /**
-     * Adds (sign 1) or removes (sign -1) a chosen span's cores to the pool's current figures;
-     * returns the change in running cores. An idle-class state occupies nothing.
-     */
-    private double occupy(int chosen, int sign, double[] waiting, double[] occupied,
-        boolean[] waitSeen, boolean[] categorySeen) {
-      StateDefinition definition = stateDefinitions.get(state[chosen]);
-      double delta = sign * cores[chosen];
-      switch (definition.stateClass()) {
-        case IDLE -> {
-          return 0;
-        }
-        case WAIT -> {
-          waiting[state[chosen]] += delta;
-          waitSeen[state[chosen]] = true;
-        }
-        case CPU -> {
-          // Counted below as running.
-        }
+    /** Every resource's chosen spans as segments, for pools analysed across traces. */
+    private List<ChosenSegment> chosenSegments() {
+      List<ChosenSegment> result = new ArrayList<>(segments.size);
+      for (int k = 0; k < segments.size; k++) {
+        int chosen = segments.span[k];
+        StateDefinition definition = stateDefinitions.get(state[chosen]);
+        result.add(new ChosenSegment(pools.name(pool[chosen]), definition.name(),
+            definition.stateClass(), categories.name(category[chosen]), cores[chosen],
+            segments.from[k], segments.to[k]));
       }
-      occupied[category[chosen]] += delta;
-      categorySeen[category[chosen]] = true;
-      return definition.stateClass() == StateClass.CPU ? delta : 0;
+      return result;
     }
 
     // ---- Results ----------------------------------------------------------------------------

@@ -22,6 +22,8 @@ import java.util.Map;
  * @param pools per allocation span, by pool id then start
  * @param resourceTimeByServicePoolState resource time split by the chosen span's service, pool
  *     and state (the labels of spanprof_resource_time_seconds_total)
+ * @param segments what each resource's chosen span was, over time: the input of the pool windows
+ *     that account for many traces together
  */
 public record TraceProfile(
     TraceId traceId,
@@ -37,7 +39,8 @@ public record TraceProfile(
     List<OperationTime> operations,
     List<SpanProfile> spans,
     List<PoolUsage> pools,
-    List<ServicePoolStateTime> resourceTimeByServicePoolState) {
+    List<ServicePoolStateTime> resourceTimeByServicePoolState,
+    List<ChosenSegment> segments) {
 
   /** Per state: Σ_r time in it, time any resource is in it, time it dominates. */
   public record StateTime(String state, long resourceNs, long inclusiveNs, long exclusiveNs) {}
@@ -80,6 +83,23 @@ public record TraceProfile(
       double availableNs,
       Map<String, Double> utilization,
       Map<String, Double> attributionNs) {}
+
+  /** The same profile without its segments, for keeping: they are only needed once. */
+  public TraceProfile withoutSegments() {
+    return new TraceProfile(traceId, spanCount, spanTimeNs, ttxNs, ttcNs, resourceTimeNs,
+        parallelism, criticalPathNs, states, resources, operations, spans, pools,
+        resourceTimeByServicePoolState, List.of());
+  }
+
+  /** Over [fromNanos, toNanos) a resource of {@code pool} ran a span in this state. */
+  public record ChosenSegment(
+      String pool,
+      String state,
+      StateClass stateClass,
+      String category,
+      double cores,
+      long fromNanos,
+      long toNanos) {}
 
   /** Resource time by the chosen span's service, pool and state. */
   public record ServicePoolStateTime(String service, String pool, String state, long resourceNs) {}

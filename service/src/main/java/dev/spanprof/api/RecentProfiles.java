@@ -34,7 +34,7 @@ public final class RecentProfiles implements ProfileConsumer {
   public void accept(CompletedTrace trace, TraceProfile profile) {
     synchronized (profiles) {
       profiles.remove(trace.traceId());
-      profiles.put(trace.traceId(), profile);
+      profiles.put(trace.traceId(), profile.withoutSegments());
     }
   }
 
