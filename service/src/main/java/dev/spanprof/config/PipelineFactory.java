@@ -8,6 +8,7 @@ import dev.spanprof.assembly.TraceSink;
 import dev.spanprof.assembly.TraceWorkers;
 import io.micronaut.context.annotation.Factory;
 import jakarta.inject.Singleton;
+import java.time.Clock;
 
 /** Turns configuration into the core objects of the ingest → assembly → analysis pipeline. */
 @Factory
@@ -16,6 +17,12 @@ final class PipelineFactory {
   @Singleton
   TimeSource timeSource() {
     return TimeSource.system();
+  }
+
+  /** Wall-clock time, for comparing with span times (pool windows). */
+  @Singleton
+  Clock clock() {
+    return Clock.systemUTC();
   }
 
   @Singleton

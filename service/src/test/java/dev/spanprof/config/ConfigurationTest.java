@@ -98,6 +98,14 @@ class ConfigurationTest {
         .hasStackTraceContaining("spanprof.analysis.workers must not be negative, was -1");
   }
 
+  @Test
+  void start_poolLatenessNotAboveTraceTimeout_failsNamingBothKeys() {
+    assertThatThrownBy(() -> ApplicationContext.run(
+            Map.of("spanprof.pools.lateness", "5s"), Environment.TEST).close())
+        .hasStackTraceContaining(
+            "spanprof.pools.lateness (PT5S) must exceed spanprof.assembly.trace-timeout (PT5S)");
+  }
+
   @SuppressWarnings("unchecked")
   private static void collectKeys(String prefix, Map<String, Object> node, TreeSet<String> keys) {
     node.forEach((name, value) -> {

@@ -1,0 +1,9 @@
+package dev.spanprof.profile;
+
+import dev.spanprof.analysis.PoolWindows.PoolWindow;
+
+/** Told of every pool window that became final (the Prometheus meters listen). */
+public interface PoolListener {
+
+  void onFinal(PoolWindow window);
+}

@@ -1,0 +1,105 @@
+package dev.spanprof.profile;
+
+import dev.spanprof.analysis.PoolWindows;
+import dev.spanprof.analysis.PoolWindows.PoolWindow;
+import dev.spanprof.analysis.TraceProfile;
+import dev.spanprof.assembly.CompletedTrace;
+import dev.spanprof.config.AssemblyConfiguration;
+import dev.spanprof.config.PoolsConfiguration;
+import jakarta.annotation.PreDestroy;
+import jakarta.inject.Singleton;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Feeds every analysed trace's chosen-span segments into the {@link PoolWindows} and finalizes
+ * due windows on a thread of its own, judging "due" by the wall clock against span time.
+ */
+@Singleton
+public final class PoolService implements ProfileConsumer {
+
+  private static final Logger LOG = LoggerFactory.getLogger(PoolService.class);
+
+  private final PoolWindows windows;
+  private final Clock clock;
+  private final List<PoolListener> listeners;
+  private final ScheduledExecutorService finalizer;
+
+  PoolService(PoolsConfiguration configuration, AssemblyConfiguration assembly, Clock clock,
+      List<PoolListener> listeners) {
+    if (configuration.getLateness().compareTo(assembly.getTraceTimeout()) <= 0) {
+      throw new IllegalArgumentException(PoolsConfiguration.PREFIX + ".lateness ("
+          + configuration.getLateness() + ") must exceed " + AssemblyConfiguration.PREFIX
+          + ".trace-timeout (" + assembly.getTraceTimeout()
+          + "): a window must wait at least as long as its traces take to complete");
+    }
+    try {
+      this.windows = new PoolWindows(configuration.getCapacity(), configuration.getWindow(),
+          configuration.getLateness(), configuration.getMaxPools(), configuration.getRecentWindows());
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException(
+          "invalid " + PoolsConfiguration.PREFIX + " configuration: " + e.getMessage(), e);
+    }
+    this.clock = clock;
+    this.listeners = List.copyOf(listeners);
+    this.finalizer = Executors.newSingleThreadScheduledExecutor(task -> {
+      Thread thread = new Thread(task, "spanprof-pools");
+      thread.setDaemon(true);
+      return thread;
+    });
+    long intervalNanos = Math.min(configuration.getWindow().toNanos() / 2, Duration.ofSeconds(1).toNanos());
+    finalizer.scheduleWithFixedDelay(this::finalizeQuietly, intervalNanos, intervalNanos,
+        TimeUnit.NANOSECONDS);
+  }
+
+  @Override
+  public void accept(CompletedTrace trace, TraceProfile profile) {
+    windows.add(profile.segments());
+  }
+
+  /** Publishes every window that is final by now; the schedule does this continuously. */
+  public List<PoolWindow> finalizeDue() {
+    Instant now = clock.instant();
+    List<PoolWindow> finals = windows.finalizeDue(now.getEpochSecond() * 1_000_000_000L + now.getNano());
+    for (PoolWindow window : finals) {
+      for (PoolListener listener : listeners) {
+        listener.onFinal(window);
+      }
+    }
+    return finals;
+  }
+
+  /** The recent final windows per pool, oldest first. */
+  public Map<String, List<PoolWindow>> recent() {
+    return windows.recent();
+  }
+
+  public long lateSegments() {
+    return windows.lateSegments();
+  }
+
+  public long droppedSegments() {
+    return windows.droppedSegments();
+  }
+
+  private void finalizeQuietly() {
+    try {
+      finalizeDue();
+    } catch (RuntimeException e) {
+      LOG.error("pool window finalization failed; retrying at the next interval", e);
+    }
+  }
+
+  @PreDestroy
+  void stop() {
+    finalizer.shutdownNow();
+  }
+}
