@@ -15,6 +15,20 @@ public record TraceId(long high, long low) {
     return new TraceId(Ids.parseHexLong(hex, 0), Ids.parseHexLong(hex, 16));
   }
 
+  /** The id of OTLP's 16 bytes, big-endian. */
+  public static TraceId fromBytes(byte[] bytes) {
+    if (bytes.length != 16) {
+      throw new IllegalArgumentException("trace id must be 16 bytes, got " + bytes.length);
+    }
+    long high = 0;
+    long low = 0;
+    for (int i = 0; i < 8; i++) {
+      high = (high << 8) | (bytes[i] & 0xFF);
+      low = (low << 8) | (bytes[i + 8] & 0xFF);
+    }
+    return new TraceId(high, low);
+  }
+
   /** 32 lower-case hex characters, as in OTLP/JSON and W3C trace context. */
   public String toHex() {
     return Ids.toHex(high) + Ids.toHex(low);

@@ -1,0 +1,205 @@
+package dev.spanprof.api;
+
+import dev.spanprof.analysis.CallRanking.Operation;
+import dev.spanprof.analysis.PoolWindows.PoolWindow;
+import dev.spanprof.analysis.RankingSnapshot;
+import dev.spanprof.analysis.TraceId;
+import dev.spanprof.profile.PoolService;
+import dev.spanprof.profile.RankingService;
+import dev.spanprof.v1.Distribution;
+import dev.spanprof.v1.Edges;
+import dev.spanprof.v1.GetDistributionRequest;
+import dev.spanprof.v1.GetEdgesRequest;
+import dev.spanprof.v1.GetPoolsRequest;
+import dev.spanprof.v1.GetRankingRequest;
+import dev.spanprof.v1.GetTraceProfileRequest;
+import dev.spanprof.v1.Neighbour;
+import dev.spanprof.v1.OperationTime;
+import dev.spanprof.v1.PoolProfile;
+import dev.spanprof.v1.Pools;
+import dev.spanprof.v1.ProfileServiceGrpc;
+import dev.spanprof.v1.RankedOperation;
+import dev.spanprof.v1.Ranking;
+import dev.spanprof.v1.ResourceBusy;
+import dev.spanprof.v1.SpanProfile;
+import dev.spanprof.v1.StateTime;
+import io.grpc.Status;
+import io.grpc.stub.StreamObserver;
+import jakarta.inject.Singleton;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * {@code spanprof.v1.ProfileService} on the gRPC port: the JSON query API's answers as protobuf.
+ * Each answer is built from the same view the JSON endpoint serves, so the two cannot disagree.
+ */
+@Singleton
+final class ProfileGrpcService extends ProfileServiceGrpc.ProfileServiceImplBase {
+
+  private static final int DEFAULT_TOP = 50;
+
+  private final RecentProfiles profiles;
+  private final RankingService ranking;
+  private final PoolService pools;
+
+  ProfileGrpcService(RecentProfiles profiles, RankingService ranking, PoolService pools) {
+    this.profiles = profiles;
+    this.ranking = ranking;
+    this.pools = pools;
+  }
+
+  @Override
+  public void getTraceProfile(
+      GetTraceProfileRequest request, StreamObserver<dev.spanprof.v1.TraceProfile> responses) {
+    TraceId traceId;
+    try {
+      traceId = TraceId.fromBytes(request.getTraceId().toByteArray());
+    } catch (IllegalArgumentException e) {
+      responses.onError(Status.INVALID_ARGUMENT.withDescription(e.getMessage()).asRuntimeException());
+      return;
+    }
+    profiles.get(traceId).map(TraceProfileView::of).ifPresentOrElse(view -> {
+      responses.onNext(traceProfile(view));
+      responses.onCompleted();
+    }, () -> responses.onError(Status.NOT_FOUND
+        .withDescription("no recently analysed trace " + traceId.toHex()).asRuntimeException()));
+  }
+
+  @Override
+  public void getRanking(GetRankingRequest request, StreamObserver<Ranking> responses) {
+    RankingSnapshot.Sort sort = switch (request.getSort()) {
+      case RANKING_SORT_CRITICAL_PATH -> RankingSnapshot.Sort.CRITICAL_PATH;
+      case RANKING_SORT_SELF_TIME -> RankingSnapshot.Sort.SELF_TIME;
+      default -> RankingSnapshot.Sort.INVOLVEMENT;
+    };
+    if (request.getTop() < 0) {
+      responses.onError(Status.INVALID_ARGUMENT
+          .withDescription("top must not be negative, got " + request.getTop()).asRuntimeException());
+      return;
+    }
+    int top = request.getTop() == 0 ? DEFAULT_TOP : request.getTop();
+    Ranking.Builder answer = Ranking.newBuilder();
+    for (RankingSnapshot.Row row : ranking.latest().top(top, sort)) {
+      RankingView.RankingRow view = RankingView.RankingRow.of(row);
+      answer.addOperations(RankedOperation.newBuilder()
+          .setService(view.service())
+          .setName(view.name())
+          .setRank(view.rank())
+          .setInvolvement(view.involvement())
+          .setCount(view.count())
+          .setDurationMeanNs(view.durationMeanNs())
+          .setDurationMinNs(view.durationMinNs())
+          .setDurationMaxNs(view.durationMaxNs())
+          .setDurationStddevNs(view.durationStddevNs())
+          .setSelfTimeMeanNs(view.selfTimeMeanNs())
+          .setSelfTimeMinNs(view.selfTimeMinNs())
+          .setSelfTimeMaxNs(view.selfTimeMaxNs())
+          .setSelfTimeStddevNs(view.selfTimeStddevNs())
+          .setSelfTimeTotalNs(view.selfTimeTotalNs())
+          .setCriticalPathNs(view.criticalPathNs())
+          .setCriticalPathShare(view.criticalPathShare())
+          .addAllFlags(view.flags()));
+    }
+    responses.onNext(answer.build());
+    responses.onCompleted();
+  }
+
+  @Override
+  public void getEdges(GetEdgesRequest request, StreamObserver<Edges> responses) {
+    if (request.getService().isEmpty() || request.getOperation().isEmpty()) {
+      responses.onError(Status.INVALID_ARGUMENT
+          .withDescription("service and operation are both required").asRuntimeException());
+      return;
+    }
+    Operation target = new Operation(request.getService(), request.getOperation());
+    RankingSnapshot snapshot = ranking.latest();
+    Edges.Builder answer = Edges.newBuilder()
+        .setService(request.getService())
+        .setOperation(request.getOperation());
+    snapshot.callers(target).forEach(edge ->
+        answer.addCallers(neighbour(RankingView.Neighbour.of(edge.caller(), edge))));
+    snapshot.callees(target).forEach(edge ->
+        answer.addCallees(neighbour(RankingView.Neighbour.of(edge.callee(), edge))));
+    responses.onNext(answer.build());
+    responses.onCompleted();
+  }
+
+  @Override
+  public void getPools(GetPoolsRequest request, StreamObserver<Pools> responses) {
+    Pools.Builder answer = Pools.newBuilder();
+    for (Map.Entry<String, List<PoolWindow>> pool : pools.recent().entrySet()) {
+      if (!request.getPool().isEmpty() && !request.getPool().equals(pool.getKey())) {
+        continue;
+      }
+      dev.spanprof.v1.PoolWindows.Builder windows =
+          dev.spanprof.v1.PoolWindows.newBuilder().setPool(pool.getKey());
+      for (PoolWindow window : pool.getValue()) {
+        windows.addWindows(dev.spanprof.v1.PoolWindow.newBuilder()
+            .setStartTimeUnixNano(window.startNanos())
+            .setEndTimeUnixNano(window.endNanos())
+            .setCapacity(window.figures().capacity())
+            .setAvailableNs(window.figures().availableNs())
+            .putAllUtilization(window.figures().utilization())
+            .putAllAttributionNs(window.figures().attributionNs()));
+      }
+      answer.addPools(windows);
+    }
+    responses.onNext(answer.build());
+    responses.onCompleted();
+  }
+
+  @Override
+  public void getDistribution(
+      GetDistributionRequest request, StreamObserver<Distribution> responses) {
+    responses.onError(Status.UNIMPLEMENTED
+        .withDescription("distributions are not recorded yet; they arrive with the HdrHistogram work")
+        .asRuntimeException());
+  }
+
+  private static dev.spanprof.v1.TraceProfile traceProfile(TraceProfileView view) {
+    dev.spanprof.v1.TraceProfile.Builder profile = dev.spanprof.v1.TraceProfile.newBuilder()
+        .setTraceId(view.traceId())
+        .setSpanCount(view.spanCount())
+        .setSpanTimeNs(view.spanTimeNs())
+        .setTtxNs(view.ttxNs())
+        .setTtcNs(view.ttcNs())
+        .setResourceTimeNs(view.resourceTimeNs())
+        .setParallelism(view.parallelism())
+        .setCriticalPathNs(view.criticalPathNs());
+    view.states().forEach(state -> profile.addStates(StateTime.newBuilder()
+        .setState(state.state())
+        .setResourceNs(state.resourceNs())
+        .setInclusiveNs(state.inclusiveNs())
+        .setExclusiveNs(state.exclusiveNs())));
+    view.resources().forEach(resource -> profile.addResources(ResourceBusy.newBuilder()
+        .setResource(resource.resource())
+        .setBusyNs(resource.busyNs())));
+    view.operations().forEach(operation -> profile.addOperations(OperationTime.newBuilder()
+        .setService(operation.service())
+        .setName(operation.name())
+        .setResourceTimeNs(operation.resourceTimeNs())));
+    view.spans().forEach(span -> profile.addSpans(SpanProfile.newBuilder()
+        .setSpanId(span.spanId())
+        .setResource(span.resource())
+        .setState(span.state())
+        .setSelfTimeNs(span.selfTimeNs())
+        .setCriticalPathNs(span.criticalPathNs())));
+    view.pools().forEach(pool -> profile.addPools(PoolProfile.newBuilder()
+        .setPool(pool.pool())
+        .setCapacity(pool.capacity())
+        .setAvailableNs(pool.availableNs())
+        .putAllUtilization(pool.utilization())
+        .putAllAttributionNs(pool.attributionNs())));
+    return profile.build();
+  }
+
+  private static Neighbour neighbour(RankingView.Neighbour view) {
+    return Neighbour.newBuilder()
+        .setService(view.service())
+        .setName(view.name())
+        .setCount(view.count())
+        .setCalleeDurationMeanNs(view.calleeDurationMeanNs())
+        .setCalleeDurationMaxNs(view.calleeDurationMaxNs())
+        .build();
+  }
+}
