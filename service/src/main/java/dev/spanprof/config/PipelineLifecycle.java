@@ -4,12 +4,10 @@ import dev.spanprof.assembly.Completion;
 import dev.spanprof.assembly.TraceAssembler;
 import dev.spanprof.assembly.TraceWorkers;
 import dev.spanprof.ingest.IngestGate;
+import dev.spanprof.profile.Periodic;
 import io.micronaut.context.annotation.Context;
 import jakarta.annotation.PreDestroy;
 import java.time.Duration;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -30,7 +28,7 @@ public final class PipelineLifecycle {
   private final TraceWorkers workers;
   private final IngestGate gate;
   private final Duration shutdownTimeout;
-  private final ScheduledExecutorService sweeper;
+  private final Periodic sweeper;
   private boolean drained;
 
   PipelineLifecycle(
@@ -43,23 +41,8 @@ public final class PipelineLifecycle {
     this.workers = workers;
     this.gate = gate;
     this.shutdownTimeout = configuration.getShutdownTimeout();
-    this.sweeper = Executors.newSingleThreadScheduledExecutor(task -> {
-      Thread thread = new Thread(task, "spanprof-assembly-sweeper");
-      thread.setDaemon(true);
-      return thread;
-    });
-    long intervalNanos = assemblyConfiguration.getSweepInterval().toNanos();
-    sweeper.scheduleWithFixedDelay(
-        this::sweep, intervalNanos, intervalNanos, TimeUnit.NANOSECONDS);
-  }
-
-  private void sweep() {
-    try {
-      assembler.sweep();
-    } catch (RuntimeException e) {
-      // A scheduled task that throws is never run again; keep sweeping.
-      LOG.error("assembly sweep failed; retrying at the next interval", e);
-    }
+    this.sweeper = Periodic.start(
+        "spanprof-assembly-sweeper", assemblyConfiguration.getSweepInterval(), assembler::sweep);
   }
 
   /**
@@ -75,7 +58,7 @@ public final class PipelineLifecycle {
     drained = true;
     long deadline = System.nanoTime() + shutdownTimeout.toNanos();
     gate.close();
-    sweeper.shutdownNow();
+    sweeper.stop();
     workers.beginDrain();
     long buffered = assembler.bufferedSpans();
     if (!assembler.completeAll(Completion.SHUTDOWN)) {

@@ -13,11 +13,6 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.TimeUnit;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * Feeds every analysed trace's chosen-span segments into the {@link PoolWindows} and finalizes
@@ -26,12 +21,10 @@ import org.slf4j.LoggerFactory;
 @Singleton
 public final class PoolService implements ProfileConsumer {
 
-  private static final Logger LOG = LoggerFactory.getLogger(PoolService.class);
-
   private final PoolWindows windows;
   private final Clock clock;
   private final List<PoolListener> listeners;
-  private final ScheduledExecutorService finalizer;
+  private final Periodic finalizer;
 
   PoolService(PoolsConfiguration configuration, AssemblyConfiguration assembly, Clock clock,
       List<PoolListener> listeners) {
@@ -50,14 +43,9 @@ public final class PoolService implements ProfileConsumer {
     }
     this.clock = clock;
     this.listeners = List.copyOf(listeners);
-    this.finalizer = Executors.newSingleThreadScheduledExecutor(task -> {
-      Thread thread = new Thread(task, "spanprof-pools");
-      thread.setDaemon(true);
-      return thread;
-    });
-    long intervalNanos = Math.min(configuration.getWindow().toNanos() / 2, Duration.ofSeconds(1).toNanos());
-    finalizer.scheduleWithFixedDelay(this::finalizeQuietly, intervalNanos, intervalNanos,
-        TimeUnit.NANOSECONDS);
+    Duration interval = Duration.ofNanos(
+        Math.min(configuration.getWindow().toNanos() / 2, Duration.ofSeconds(1).toNanos()));
+    this.finalizer = Periodic.start("spanprof-pools", interval, this::finalizeDue);
   }
 
   @Override
@@ -90,16 +78,8 @@ public final class PoolService implements ProfileConsumer {
     return windows.droppedSegments();
   }
 
-  private void finalizeQuietly() {
-    try {
-      finalizeDue();
-    } catch (RuntimeException e) {
-      LOG.error("pool window finalization failed; retrying at the next interval", e);
-    }
-  }
-
   @PreDestroy
   void stop() {
-    finalizer.shutdownNow();
+    finalizer.stop();
   }
 }

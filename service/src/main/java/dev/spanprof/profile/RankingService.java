@@ -9,11 +9,6 @@ import dev.spanprof.config.RankingConfiguration;
 import jakarta.annotation.PreDestroy;
 import jakarta.inject.Singleton;
 import java.util.List;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.TimeUnit;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * Feeds every analysed trace into the {@link CallRanking} and recomputes the ranking every
@@ -23,12 +18,10 @@ import org.slf4j.LoggerFactory;
 @Singleton
 public final class RankingService implements ProfileConsumer {
 
-  private static final Logger LOG = LoggerFactory.getLogger(RankingService.class);
-
   private final CallRanking ranking;
   private final TimeSource time;
   private final List<RankingListener> listeners;
-  private final ScheduledExecutorService refresher;
+  private final Periodic refresher;
   private volatile RankingSnapshot latest = new RankingSnapshot(List.of(), List.of());
 
   RankingService(
@@ -42,14 +35,7 @@ public final class RankingService implements ProfileConsumer {
     }
     this.time = time;
     this.listeners = List.copyOf(listeners);
-    this.refresher = Executors.newSingleThreadScheduledExecutor(task -> {
-      Thread thread = new Thread(task, "spanprof-ranking");
-      thread.setDaemon(true);
-      return thread;
-    });
-    long intervalNanos = configuration.getRefresh().toNanos();
-    refresher.scheduleWithFixedDelay(this::refreshQuietly, intervalNanos, intervalNanos,
-        TimeUnit.NANOSECONDS);
+    this.refresher = Periodic.start("spanprof-ranking", configuration.getRefresh(), this::refresh);
   }
 
   @Override
@@ -73,17 +59,8 @@ public final class RankingService implements ProfileConsumer {
     return snapshot;
   }
 
-  private void refreshQuietly() {
-    try {
-      refresh();
-    } catch (RuntimeException e) {
-      // A scheduled task that throws is never run again; keep refreshing.
-      LOG.error("ranking refresh failed; retrying at the next interval", e);
-    }
-  }
-
   @PreDestroy
   void stop() {
-    refresher.shutdownNow();
+    refresher.stop();
   }
 }
