@@ -90,6 +90,7 @@ public final class TraceAnalyzer {
     private boolean[] inTree;
     private int[][] children;
     long work;
+    private int primaryRoot = -1;
 
     // Resource timeline results.
     private long[] busy;
@@ -148,7 +149,7 @@ public final class TraceAnalyzer {
       return new TraceProfile(traceId, n, spanTime, ttx, ttc, resourceTime,
           ttx == 0 ? 0 : (double) resourceTime / ttx, criticalPath,
           stateTimes(inclusiveExclusive), resourceBusy(), operationTimes(), spanProfiles,
-          poolUsages, servicePoolStateTimes(), chosenSegments());
+          poolUsages, servicePoolStateTimes(), chosenSegments(), primaryRoot);
     }
 
     // ---- Phase 1: mapping -------------------------------------------------------------------
@@ -540,6 +541,9 @@ public final class TraceAnalyzer {
           .thenComparing(Comparator.<Integer>comparingLong(i -> end[i] - start[i]).reversed())
           .thenComparing((a, b) -> Long.compareUnsigned(span[a].spanId(), span[b].spanId())));
       long primary = 0;
+      if (!roots.isEmpty()) {
+        primaryRoot = roots.get(0);
+      }
       for (int k = 0; k < roots.size(); k++) {
         long walked = walk(roots.get(k), critical, onPath);
         if (k == 0) {

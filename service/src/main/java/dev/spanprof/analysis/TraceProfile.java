@@ -24,6 +24,7 @@ import java.util.Map;
  *     and state (the labels of spanprof_resource_time_seconds_total)
  * @param segments what each resource's chosen span was, over time: the input of the pool windows
  *     that account for many traces together
+ * @param primaryRoot the position of the primary root span (earliest, then longest root), or -1
  */
 public record TraceProfile(
     TraceId traceId,
@@ -40,7 +41,8 @@ public record TraceProfile(
     List<SpanProfile> spans,
     List<PoolUsage> pools,
     List<ServicePoolStateTime> resourceTimeByServicePoolState,
-    List<ChosenSegment> segments) {
+    List<ChosenSegment> segments,
+    int primaryRoot) {
 
   /** Per state: Σ_r time in it, time any resource is in it, time it dominates. */
   public record StateTime(String state, long resourceNs, long inclusiveNs, long exclusiveNs) {}
@@ -88,7 +90,7 @@ public record TraceProfile(
   public TraceProfile withoutSegments() {
     return new TraceProfile(traceId, spanCount, spanTimeNs, ttxNs, ttcNs, resourceTimeNs,
         parallelism, criticalPathNs, states, resources, operations, spans, pools,
-        resourceTimeByServicePoolState, List.of());
+        resourceTimeByServicePoolState, List.of(), primaryRoot);
   }
 
   /** Over [fromNanos, toNanos) a resource of {@code pool} ran a span in this state. */

@@ -4,17 +4,25 @@ import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 import dev.spanprof.config.ManagementConfiguration;
 import dev.spanprof.ingest.IngestGate;
+import dev.spanprof.metrics.DistributionExport;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.micronaut.context.annotation.Context;
 import io.micronaut.context.event.ApplicationEventListener;
 import io.micronaut.runtime.server.event.ServerStartupEvent;
+import io.prometheus.metrics.expositionformats.OpenMetricsTextFormatWriter;
+import io.prometheus.metrics.expositionformats.PrometheusTextFormatWriter;
+import io.prometheus.metrics.model.snapshots.MetricSnapshot;
+import io.prometheus.metrics.model.snapshots.MetricSnapshots;
 import jakarta.annotation.PreDestroy;
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
-import java.util.concurrent.Executors;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 
 /**
  * Serves {@code GET /metrics}, {@code /health}, {@code /health/liveness} and
@@ -30,7 +38,13 @@ import java.util.concurrent.ExecutorService;
  * at shutdown; liveness is UP while this listener answers.
  *
  * <p>{@code /metrics} speaks the Prometheus text format, or OpenMetrics when the scraper's
- * {@code Accept} header asks for {@code application/openmetrics-text} (needed for exemplars).
+ * {@code Accept} header asks for {@code application/openmetrics-text} (needed for exemplars). It
+ * serves Micrometer's meters and the HdrHistogram distributions ({@link DistributionExport}).
+ * OpenMetrics names a counter's family without {@code _total}, so the contract's counters
+ * {@code spanprof_self_time_seconds_total} and {@code spanprof_critical_path_seconds_total}
+ * would share a family name with the histograms of the same names; in OpenMetrics they are left
+ * out (the histograms' {@code _sum} carries the same totals). The Prometheus text format keeps
+ * both.
  */
 @Context
 public final class ManagementServer implements ApplicationEventListener<ServerStartupEvent> {
@@ -41,13 +55,17 @@ public final class ManagementServer implements ApplicationEventListener<ServerSt
   private final HttpServer server;
   private final ExecutorService executor;
   private final PrometheusMeterRegistry registry;
+  private final DistributionExport distributions;
   private final IngestGate gate;
   private volatile boolean started;
 
   ManagementServer(
-      ManagementConfiguration configuration, PrometheusMeterRegistry registry, IngestGate gate)
-      throws IOException {
+      ManagementConfiguration configuration,
+      PrometheusMeterRegistry registry,
+      DistributionExport distributions,
+      IngestGate gate) throws IOException {
     this.registry = registry;
+    this.distributions = distributions;
     this.gate = gate;
     this.server = HttpServer.create(
         new InetSocketAddress(configuration.getHost(), configuration.getPort()), 0);
@@ -96,12 +114,27 @@ public final class ManagementServer implements ApplicationEventListener<ServerSt
 
   private void metrics(HttpExchange exchange) throws IOException {
     String accept = exchange.getRequestHeaders().getFirst("Accept");
+    MetricSnapshots meters = registry.getPrometheusRegistry().scrape();
+    MetricSnapshots histograms = distributions.collect();
+    ByteArrayOutputStream body = new ByteArrayOutputStream(64 * 1024);
+    String contentType;
     if (accept != null && accept.contains(OPENMETRICS)) {
-      String contentType = OPENMETRICS + "; version=1.0.0; charset=utf-8";
-      respond(exchange, 200, contentType, registry.scrape(contentType));
+      List<MetricSnapshot> families = new ArrayList<>();
+      for (MetricSnapshot family : meters) {
+        if (!DistributionExport.OPEN_METRICS_CONFLICTS.contains(family.getMetadata().getName())) {
+          families.add(family);
+        }
+      }
+      histograms.forEach(families::add);
+      new OpenMetricsTextFormatWriter(false, false).write(body, new MetricSnapshots(families));
+      contentType = OpenMetricsTextFormatWriter.CONTENT_TYPE;
     } else {
-      respond(exchange, 200, PROMETHEUS_TEXT, registry.scrape(PROMETHEUS_TEXT));
+      PrometheusTextFormatWriter writer = new PrometheusTextFormatWriter(false);
+      writer.write(body, meters);
+      writer.write(body, histograms);
+      contentType = PROMETHEUS_TEXT;
     }
+    respond(exchange, 200, contentType, body.toByteArray());
   }
 
   private static void health(HttpExchange exchange, boolean up) throws IOException {
@@ -111,7 +144,11 @@ public final class ManagementServer implements ApplicationEventListener<ServerSt
 
   private static void respond(HttpExchange exchange, int status, String contentType, String body)
       throws IOException {
-    byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
+    respond(exchange, status, contentType, body.getBytes(StandardCharsets.UTF_8));
+  }
+
+  private static void respond(HttpExchange exchange, int status, String contentType, byte[] bytes)
+      throws IOException {
     exchange.getResponseHeaders().set("Content-Type", contentType);
     boolean head = "HEAD".equals(exchange.getRequestMethod());
     exchange.sendResponseHeaders(status, head ? -1 : bytes.length);

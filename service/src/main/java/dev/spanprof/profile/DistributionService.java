@@ -1,0 +1,196 @@
+package dev.spanprof.profile;
+
+import dev.spanprof.analysis.Distribution;
+import dev.spanprof.analysis.DistributionRegistry;
+import dev.spanprof.analysis.DistributionRegistry.Kind;
+import dev.spanprof.analysis.DistributionRegistry.SeriesKey;
+import dev.spanprof.analysis.SpanRecord;
+import dev.spanprof.analysis.TraceProfile;
+import dev.spanprof.analysis.TraceProfile.SpanProfile;
+import dev.spanprof.assembly.CompletedTrace;
+import dev.spanprof.assembly.TimeSource;
+import dev.spanprof.config.HistogramConfiguration;
+import dev.spanprof.config.MetricsConfiguration;
+import jakarta.annotation.PreDestroy;
+import jakarta.inject.Singleton;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import org.HdrHistogram.AbstractHistogram;
+import org.HdrHistogram.PackedHistogram;
+
+/**
+ * Records every analysed span's duration, self time and critical-path time, and every trace's
+ * TTX and TTC, into the {@link DistributionRegistry} (semantics.md §5), and advances the sliding
+ * windows a slice at a time on a thread of its own.
+ *
+ * <p>Labels follow the spanmetrics connector: {@code service_name}, {@code span_name},
+ * {@code span_kind} ({@code SPAN_KIND_SERVER}, …) and {@code status_code}
+ * ({@code STATUS_CODE_ERROR}, …) for durations; {@code service_name}, {@code span_name} for the
+ * others (the primary root's for TTX and TTC); then the configured dimensions.
+ */
+@Singleton
+public final class DistributionService implements ProfileConsumer {
+
+  private static final List<String> DURATION_LABELS =
+      List.of("service_name", "span_name", "span_kind", "status_code");
+  private static final List<String> OPERATION_LABELS = List.of("service_name", "span_name");
+
+  private final DistributionRegistry registry;
+  private final TimeSource time;
+  private final Clock clock;
+  private final List<String> dimensions;
+  private final List<String> dimensionLabels;
+  private final Map<String, Long> expectedIntervalNanos = new HashMap<>();
+  private final int significantDigits;
+  private final Periodic advancer;
+
+  DistributionService(HistogramConfiguration histograms, MetricsConfiguration metrics,
+      TimeSource time, Clock clock) {
+    this.significantDigits = histograms.getSignificantDigits();
+    try {
+      this.registry = new DistributionRegistry(significantDigits,
+          HistogramConfiguration.WINDOW_SLICES, bucketNanos(histograms), metrics.getMaxSeries(),
+          metrics.getSeriesExpiry());
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException(
+          "invalid " + HistogramConfiguration.PREFIX + " configuration: " + e.getMessage(), e);
+    }
+    this.time = time;
+    this.clock = clock;
+    this.dimensions = List.copyOf(metrics.getDimensions());
+    this.dimensionLabels = dimensions.stream().map(key -> key.replace('.', '_')).toList();
+    histograms.getExpectedInterval().forEach((operation, interval) ->
+        expectedIntervalNanos.put(operation, interval.toNanos()));
+    this.advancer = Periodic.start("spanprof-distributions",
+        histograms.getWindow().dividedBy(HistogramConfiguration.WINDOW_SLICES),
+        () -> registry.advance(time.nanoTime()));
+  }
+
+  private static long[] bucketNanos(HistogramConfiguration histograms) {
+    return histograms.getBuckets().stream().mapToLong(Duration::toNanos).sorted().distinct().toArray();
+  }
+
+  @Override
+  public void accept(CompletedTrace trace, TraceProfile profile) {
+    long now = time.nanoTime();
+    long epochMillis = clock.millis();
+    List<SpanRecord> spans = trace.spans();
+    for (int i = 0; i < spans.size(); i++) {
+      SpanRecord span = spans.get(i);
+      SpanProfile result = profile.spans().get(i);
+      List<String> dimensionValues = dimensionValues(span);
+      registry.series(durationKey(span, dimensionValues),
+              expectedIntervalNanos.getOrDefault(span.serviceName() + '/' + span.name(), 0L), now)
+          .record(span.durationNanos(), trace.traceId(), span.spanId(), now, epochMillis);
+      registry.series(operationKey(Kind.SELF_TIME, span, dimensionValues), 0, now)
+          .record(result.selfTimeNs(), trace.traceId(), span.spanId(), now, epochMillis);
+      registry.series(operationKey(Kind.CRITICAL_PATH, span, dimensionValues), 0, now)
+          .record(result.criticalPathNs(), trace.traceId(), span.spanId(), now, epochMillis);
+    }
+    if (profile.primaryRoot() >= 0) {
+      SpanRecord root = spans.get(profile.primaryRoot());
+      registry.series(operationKey(Kind.TRACE_TTX, root, List.of()), 0, now)
+          .record(profile.ttxNs(), trace.traceId(), root.spanId(), now, epochMillis);
+      registry.series(operationKey(Kind.TRACE_TTC, root, List.of()), 0, now)
+          .record(profile.ttcNs(), trace.traceId(), root.spanId(), now, epochMillis);
+    }
+  }
+
+  /** The registry, for export. */
+  public DistributionRegistry registry() {
+    return registry;
+  }
+
+  /**
+   * The percentage (0–100) of the span's operation's recorded durations (its own label set)
+   * that are at or below {@code durationNanos}: {@code spanprof.duration_percentile}.
+   */
+  public double durationPercentile(SpanRecord span, long durationNanos) {
+    Distribution series = registry.all().get(durationKey(span, dimensionValues(span)));
+    return series == null ? 0 : series.percentileRank(durationNanos);
+  }
+
+  /**
+   * Every series of one operation and kind merged (durations of all span kinds and status
+   * codes together); empty when the operation has none.
+   */
+  public Optional<Merged> merged(Kind kind, String service, String operation) {
+    Merged merged = null;
+    for (Map.Entry<SeriesKey, Distribution> entry : registry.all().entrySet()) {
+      SeriesKey key = entry.getKey();
+      if (key.kind() != kind || !service.equals(key.label("service_name"))
+          || !operation.equals(key.label("span_name"))) {
+        continue;
+      }
+      if (merged == null) {
+        merged = new Merged(new PackedHistogram(significantDigits), new PackedHistogram(significantDigits),
+            new PackedHistogram(significantDigits), new PackedHistogram(significantDigits));
+      }
+      Distribution.Snapshot snapshot = entry.getValue().snapshot();
+      merged.cumulative().add(snapshot.cumulative());
+      merged.window().add(snapshot.window());
+      merged.cumulativeCorrected().add(snapshot.cumulativeCorrected() != null
+          ? snapshot.cumulativeCorrected() : snapshot.cumulative());
+      merged.windowCorrected().add(snapshot.windowCorrected() != null
+          ? snapshot.windowCorrected() : snapshot.window());
+    }
+    return Optional.ofNullable(merged);
+  }
+
+  /**
+   * One operation's merged views; the corrected ones equal the raw ones for operations without
+   * an expected interval.
+   */
+  public record Merged(
+      AbstractHistogram cumulative,
+      AbstractHistogram window,
+      AbstractHistogram cumulativeCorrected,
+      AbstractHistogram windowCorrected) {}
+
+  private SeriesKey durationKey(SpanRecord span, List<String> dimensionValues) {
+    List<String> names = new ArrayList<>(DURATION_LABELS);
+    names.addAll(dimensionLabels);
+    List<String> values = new ArrayList<>(List.of(span.serviceName(), span.name(),
+        "SPAN_KIND_" + span.kind().name(), "STATUS_CODE_" + span.status().name()));
+    values.addAll(dimensionValues);
+    return new SeriesKey(Kind.DURATION, names, values);
+  }
+
+  private SeriesKey operationKey(Kind kind, SpanRecord span, List<String> dimensionValues) {
+    List<String> names = new ArrayList<>(OPERATION_LABELS);
+    List<String> values = new ArrayList<>(List.of(span.serviceName(), span.name()));
+    if (!dimensionValues.isEmpty()) {
+      names.addAll(dimensionLabels);
+      values.addAll(dimensionValues);
+    }
+    return new SeriesKey(kind, names, values);
+  }
+
+  private List<String> dimensionValues(SpanRecord span) {
+    if (dimensions.isEmpty()) {
+      return List.of();
+    }
+    List<String> values = new ArrayList<>(dimensions.size());
+    for (String key : dimensions) {
+      Object value = span.attribute(key);
+      values.add(value == null ? "" : String.valueOf(value));
+    }
+    return values;
+  }
+
+  /** The Prometheus metric a kind is exported as. */
+  public static String metricName(Kind kind) {
+    return "spanprof_" + kind.name().toLowerCase(Locale.ROOT) + "_seconds";
+  }
+
+  @PreDestroy
+  void stop() {
+    advancer.stop();
+  }
+}
