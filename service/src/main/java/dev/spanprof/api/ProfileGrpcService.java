@@ -1,9 +1,13 @@
 package dev.spanprof.api;
 
+import com.google.protobuf.ByteString;
 import dev.spanprof.analysis.CallRanking.Operation;
+import dev.spanprof.analysis.DistributionRegistry.Kind;
 import dev.spanprof.analysis.PoolWindows.PoolWindow;
 import dev.spanprof.analysis.RankingSnapshot;
 import dev.spanprof.analysis.TraceId;
+import dev.spanprof.config.HistogramConfiguration;
+import dev.spanprof.profile.DistributionService;
 import dev.spanprof.profile.PoolService;
 import dev.spanprof.profile.RankingService;
 import dev.spanprof.v1.Distribution;
@@ -18,6 +22,7 @@ import dev.spanprof.v1.OperationTime;
 import dev.spanprof.v1.PoolProfile;
 import dev.spanprof.v1.Pools;
 import dev.spanprof.v1.ProfileServiceGrpc;
+import dev.spanprof.v1.Quantile;
 import dev.spanprof.v1.RankedOperation;
 import dev.spanprof.v1.Ranking;
 import dev.spanprof.v1.ResourceBusy;
@@ -28,6 +33,7 @@ import io.grpc.stub.StreamObserver;
 import jakarta.inject.Singleton;
 import java.util.List;
 import java.util.Map;
+import org.HdrHistogram.AbstractHistogram;
 
 /**
  * {@code spanprof.v1.ProfileService} on the gRPC port: the JSON query API's answers as protobuf.
@@ -41,11 +47,16 @@ final class ProfileGrpcService extends ProfileServiceGrpc.ProfileServiceImplBase
   private final RecentProfiles profiles;
   private final RankingService ranking;
   private final PoolService pools;
+  private final DistributionService distributions;
+  private final List<Double> quantiles;
 
-  ProfileGrpcService(RecentProfiles profiles, RankingService ranking, PoolService pools) {
+  ProfileGrpcService(RecentProfiles profiles, RankingService ranking, PoolService pools,
+      DistributionService distributions, HistogramConfiguration histograms) {
     this.profiles = profiles;
     this.ranking = ranking;
     this.pools = pools;
+    this.distributions = distributions;
+    this.quantiles = List.copyOf(histograms.getQuantiles());
   }
 
   @Override
@@ -151,9 +162,45 @@ final class ProfileGrpcService extends ProfileServiceGrpc.ProfileServiceImplBase
   @Override
   public void getDistribution(
       GetDistributionRequest request, StreamObserver<Distribution> responses) {
-    responses.onError(Status.UNIMPLEMENTED
-        .withDescription("distributions are not recorded yet; they arrive with the HdrHistogram work")
-        .asRuntimeException());
+    Kind kind = switch (request.getKind()) {
+      case DISTRIBUTION_KIND_SELF_TIME -> Kind.SELF_TIME;
+      case DISTRIBUTION_KIND_CRITICAL_PATH -> Kind.CRITICAL_PATH;
+      default -> Kind.DURATION;
+    };
+    distributions.merged(kind, request.getService(), request.getOperation())
+        .ifPresentOrElse(merged -> {
+          Distribution.Builder answer = Distribution.newBuilder()
+              .setService(request.getService())
+              .setOperation(request.getOperation())
+              .setKind(request.getKind())
+              .setCumulative(view(merged.cumulative()))
+              .setWindow(view(merged.window()));
+          if (merged.cumulativeCorrected() != null) {
+            answer.setCumulativeCorrected(view(merged.cumulativeCorrected()))
+                .setWindowCorrected(view(merged.windowCorrected()));
+          }
+          responses.onNext(answer.build());
+          responses.onCompleted();
+        }, () -> responses.onError(Status.NOT_FOUND
+            .withDescription("no distribution for " + request.getService() + " / "
+                + request.getOperation())
+            .asRuntimeException()));
+  }
+
+  private dev.spanprof.v1.DistributionView view(AbstractHistogram histogram) {
+    DistributionView view = DistributionView.of(histogram, quantiles);
+    dev.spanprof.v1.DistributionView.Builder proto = dev.spanprof.v1.DistributionView.newBuilder()
+        .setCount(view.count())
+        .setMinNs(view.minNs())
+        .setMaxNs(view.maxNs())
+        .setMeanNs(view.meanNs())
+        .setStddevNs(view.stddevNs())
+        .setEncodedHistogram(ByteString.copyFrom(DistributionView.encode(histogram)));
+    view.quantilesNs().forEach((quantile, value) -> proto.addQuantiles(
+        Quantile.newBuilder().setQuantile(Double.parseDouble(quantile)).setValueNs(value)));
+    view.percentiles().forEach(percentile -> proto.addPercentiles(Quantile.newBuilder()
+        .setQuantile(percentile.percentile() / 100).setValueNs(percentile.valueNs())));
+    return proto.build();
   }
 
   private static dev.spanprof.v1.TraceProfile traceProfile(TraceProfileView view) {

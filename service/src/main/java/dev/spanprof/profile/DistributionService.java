@@ -121,32 +121,37 @@ public final class DistributionService implements ProfileConsumer {
    * codes together); empty when the operation has none.
    */
   public Optional<Merged> merged(Kind kind, String service, String operation) {
-    Merged merged = null;
+    PackedHistogram cumulative = null;
+    PackedHistogram window = null;
+    PackedHistogram cumulativeCorrected = null;
+    PackedHistogram windowCorrected = null;
     for (Map.Entry<SeriesKey, Distribution> entry : registry.all().entrySet()) {
       SeriesKey key = entry.getKey();
       if (key.kind() != kind || !service.equals(key.label("service_name"))
           || !operation.equals(key.label("span_name"))) {
         continue;
       }
-      if (merged == null) {
-        merged = new Merged(new PackedHistogram(significantDigits), new PackedHistogram(significantDigits),
-            new PackedHistogram(significantDigits), new PackedHistogram(significantDigits));
-      }
       Distribution.Snapshot snapshot = entry.getValue().snapshot();
-      merged.cumulative().add(snapshot.cumulative());
-      merged.window().add(snapshot.window());
-      merged.cumulativeCorrected().add(snapshot.cumulativeCorrected() != null
-          ? snapshot.cumulativeCorrected() : snapshot.cumulative());
-      merged.windowCorrected().add(snapshot.windowCorrected() != null
-          ? snapshot.windowCorrected() : snapshot.window());
+      if (cumulative == null) {
+        cumulative = new PackedHistogram(significantDigits);
+        window = new PackedHistogram(significantDigits);
+      }
+      cumulative.add(snapshot.cumulative());
+      window.add(snapshot.window());
+      if (snapshot.cumulativeCorrected() != null) {
+        if (cumulativeCorrected == null) {
+          cumulativeCorrected = new PackedHistogram(significantDigits);
+          windowCorrected = new PackedHistogram(significantDigits);
+        }
+        cumulativeCorrected.add(snapshot.cumulativeCorrected());
+        windowCorrected.add(snapshot.windowCorrected());
+      }
     }
-    return Optional.ofNullable(merged);
+    return cumulative == null ? Optional.empty()
+        : Optional.of(new Merged(cumulative, window, cumulativeCorrected, windowCorrected));
   }
 
-  /**
-   * One operation's merged views; the corrected ones equal the raw ones for operations without
-   * an expected interval.
-   */
+  /** One operation's merged views; the corrected ones are null when no series corrects. */
   public record Merged(
       AbstractHistogram cumulative,
       AbstractHistogram window,

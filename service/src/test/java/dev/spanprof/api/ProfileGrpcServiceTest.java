@@ -163,11 +163,21 @@ class ProfileGrpcServiceTest {
   }
 
   @Test
-  void getDistribution_unimplementedUntilDistributionsAreRecorded() {
-    StatusRuntimeException error = catchThrowableOfType(StatusRuntimeException.class,
-        () -> stub.getDistribution(GetDistributionRequest.newBuilder()
-            .setService("worker").setOperation("query").build()));
+  void getDistribution_theQueryDurationWithItsEncodedHistogram() throws Exception {
+    var distribution = stub.getDistribution(GetDistributionRequest.newBuilder()
+        .setService("worker").setOperation("query").build());
 
-    assertThat(error.getStatus().getCode()).isEqualTo(Status.Code.UNIMPLEMENTED);
+    assertThat(distribution.getCumulative().getCount()).isEqualTo(1);
+    assertThat(distribution.getCumulative().getMaxNs())
+        .isCloseTo(20_000_000_000L, org.assertj.core.data.Percentage.withPercentage(1));
+    assertThat(distribution.getCumulative().getQuantilesList()).hasSize(4);
+    assertThat(distribution.hasCumulativeCorrected()).isFalse();
+    assertThat(org.HdrHistogram.Histogram.decodeFromCompressedByteBuffer(
+        distribution.getWindow().getEncodedHistogram().asReadOnlyByteBuffer(), 0).getTotalCount())
+        .isEqualTo(1);
+    StatusRuntimeException unknown = catchThrowableOfType(StatusRuntimeException.class,
+        () -> stub.getDistribution(GetDistributionRequest.newBuilder()
+            .setService("worker").setOperation("nope").build()));
+    assertThat(unknown.getStatus().getCode()).isEqualTo(Status.Code.NOT_FOUND);
   }
 }

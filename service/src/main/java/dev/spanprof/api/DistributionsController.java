@@ -1,0 +1,84 @@
+package dev.spanprof.api;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+import dev.spanprof.analysis.DistributionRegistry.Kind;
+import dev.spanprof.api.TraceProfileController.ApiError;
+import dev.spanprof.config.HistogramConfiguration;
+import dev.spanprof.profile.DistributionService;
+import io.micronaut.core.annotation.Nullable;
+import io.micronaut.http.HttpResponse;
+import io.micronaut.http.HttpStatus;
+import io.micronaut.http.MediaType;
+import io.micronaut.http.annotation.Controller;
+import io.micronaut.http.annotation.Get;
+import io.micronaut.http.annotation.QueryValue;
+import io.micronaut.serde.annotation.Serdeable;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * {@code GET /api/v1/distributions?service=S&operation=O&kind=duration|self_time|critical_path}:
+ * one operation's distribution, cumulative and over the sliding window, raw and (for operations
+ * with an expected interval) corrected for coordinated omission.
+ */
+@Controller("/api/v1/distributions")
+final class DistributionsController {
+
+  private final DistributionService distributions;
+  private final List<Double> quantiles;
+
+  DistributionsController(DistributionService distributions, HistogramConfiguration configuration) {
+    this.distributions = distributions;
+    this.quantiles = List.copyOf(configuration.getQuantiles());
+  }
+
+  @Get(produces = MediaType.APPLICATION_JSON)
+  HttpResponse<?> distribution(@QueryValue @Nullable String service,
+      @QueryValue @Nullable String operation, @QueryValue @Nullable String kind) {
+    if (service == null || operation == null) {
+      return error(HttpStatus.BAD_REQUEST, "service and operation are both required");
+    }
+    Kind parsed = kind(kind == null ? "duration" : kind);
+    if (parsed == null) {
+      return error(HttpStatus.BAD_REQUEST,
+          "kind must be duration, self_time or critical_path, got '" + kind + "'");
+    }
+    return distributions.merged(parsed, service, operation)
+        .<HttpResponse<?>>map(merged -> HttpResponse.ok(new Answer(service, operation,
+            parsed.name().toLowerCase(Locale.ROOT),
+            DistributionView.of(merged.cumulative(), quantiles),
+            DistributionView.of(merged.window(), quantiles),
+            merged.cumulativeCorrected() == null ? null
+                : DistributionView.of(merged.cumulativeCorrected(), quantiles),
+            merged.windowCorrected() == null ? null
+                : DistributionView.of(merged.windowCorrected(), quantiles))))
+        .orElseGet(() -> error(HttpStatus.NOT_FOUND,
+            "no " + parsed.name().toLowerCase(Locale.ROOT) + " distribution for " + service + " / "
+                + operation + " (series idle for spanprof.metrics.series-expiry are removed)"));
+  }
+
+  /** duration, self_time or critical_path; null for anything else. */
+  static Kind kind(String label) {
+    return switch (label) {
+      case "duration" -> Kind.DURATION;
+      case "self_time" -> Kind.SELF_TIME;
+      case "critical_path" -> Kind.CRITICAL_PATH;
+      default -> null;
+    };
+  }
+
+  private static HttpResponse<ApiError> error(HttpStatus status, String message) {
+    return HttpResponse.status(status).body(new ApiError(message));
+  }
+
+  @Serdeable
+  @JsonInclude(JsonInclude.Include.ALWAYS)
+  record Answer(
+      String service,
+      String operation,
+      String kind,
+      DistributionView cumulative,
+      DistributionView window,
+      @Nullable DistributionView cumulativeCorrected,
+      @Nullable DistributionView windowCorrected) {}
+}
