@@ -1,0 +1,57 @@
+package dev.spanprof.profile;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.spanprof.analysis.DistributionRegistry.Kind;
+import dev.spanprof.analysis.DistributionRegistry.SeriesKey;
+import dev.spanprof.analysis.SpanMapping;
+import dev.spanprof.analysis.SpanRecord;
+import dev.spanprof.analysis.TraceAnalyzer;
+import dev.spanprof.assembly.CompletedTrace;
+import dev.spanprof.assembly.Completion;
+import dev.spanprof.assembly.ManualTimeSource;
+import dev.spanprof.config.HistogramConfiguration;
+import dev.spanprof.config.MetricsConfiguration;
+import dev.spanprof.golden.GoldenCases;
+import dev.spanprof.ingest.OtlpTestSpans;
+import java.time.Clock;
+import java.util.List;
+import java.util.Set;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+class DistributionServiceTest {
+
+  private DistributionService service;
+
+  @AfterEach
+  void stop() {
+    service.stop();
+  }
+
+  /** A configured dimension becomes a label (dots as underscores) of the span distributions. */
+  @Test
+  void dimensions_addLabelsFromSpanThenResourceAttributes() {
+    MetricsConfiguration metrics = new MetricsConfiguration();
+    metrics.setDimensions(List.of("service.instance.id", "db.system"));
+    service = new DistributionService(new HistogramConfiguration(), metrics, new ManualTimeSource(),
+        Clock.systemUTC());
+    List<SpanRecord> spans = OtlpTestSpans.fromJson(GoldenCases.otlpJson("fanout-self-time"));
+
+    service.accept(new CompletedTrace(spans.get(0).traceId(), spans, Completion.TIMEOUT, false),
+        new TraceAnalyzer(SpanMapping.defaults()).analyze(spans.get(0).traceId(), spans));
+
+    Set<SeriesKey> keys = service.registry().all().keySet();
+    assertThat(keys).contains(new SeriesKey(Kind.DURATION,
+        List.of("service_name", "span_name", "span_kind", "status_code", "service_instance_id", "db_system"),
+        List.of("gateway", "db", "SPAN_KIND_CLIENT", "STATUS_CODE_UNSET", "g1", "postgresql")));
+    assertThat(keys).contains(new SeriesKey(Kind.SELF_TIME,
+        List.of("service_name", "span_name", "service_instance_id", "db_system"),
+        List.of("gateway", "audit", "g1", "")));
+    // The trace series are labelled by the primary root only.
+    assertThat(keys.stream().filter(key -> key.kind() == Kind.TRACE_TTX).collect(Collectors.toList()))
+        .containsExactly(new SeriesKey(Kind.TRACE_TTX, List.of("service_name", "span_name"),
+            List.of("gateway", "GET /order")));
+  }
+}
