@@ -91,7 +91,8 @@ final class ProfileGrpcService extends ProfileServiceGrpc.ProfileServiceImplBase
     int top = request.getTop() == 0 ? DEFAULT_TOP : request.getTop();
     Ranking.Builder answer = Ranking.newBuilder();
     for (RankingSnapshot.Row row : ranking.latest().top(top, sort)) {
-      RankingView.RankingRow view = RankingView.RankingRow.of(row);
+      RankingView.RankingRow view = RankingView.RankingRow.of(row,
+          RankingController.durationWindow(distributions, row.operation()));
       answer.addOperations(RankedOperation.newBuilder()
           .setService(view.service())
           .setName(view.name())
@@ -102,6 +103,8 @@ final class ProfileGrpcService extends ProfileServiceGrpc.ProfileServiceImplBase
           .setDurationMinNs(view.durationMinNs())
           .setDurationMaxNs(view.durationMaxNs())
           .setDurationStddevNs(view.durationStddevNs())
+          .setDurationP50Ns(view.durationP50Ns())
+          .setDurationP99Ns(view.durationP99Ns())
           .setSelfTimeMeanNs(view.selfTimeMeanNs())
           .setSelfTimeMinNs(view.selfTimeMinNs())
           .setSelfTimeMaxNs(view.selfTimeMaxNs())

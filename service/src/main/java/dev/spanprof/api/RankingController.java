@@ -1,11 +1,13 @@
 package dev.spanprof.api;
 
 import dev.spanprof.analysis.CallRanking.Operation;
+import dev.spanprof.analysis.DistributionRegistry.Kind;
 import dev.spanprof.analysis.RankingSnapshot;
 import dev.spanprof.api.RankingView.Edges;
 import dev.spanprof.api.RankingView.Neighbour;
 import dev.spanprof.api.RankingView.RankingRow;
 import dev.spanprof.api.TraceProfileController.ApiError;
+import dev.spanprof.profile.DistributionService;
 import dev.spanprof.profile.RankingService;
 import io.micronaut.core.annotation.Nullable;
 import io.micronaut.http.HttpResponse;
@@ -14,6 +16,7 @@ import io.micronaut.http.MediaType;
 import io.micronaut.http.annotation.Controller;
 import io.micronaut.http.annotation.Get;
 import io.micronaut.http.annotation.QueryValue;
+import org.HdrHistogram.AbstractHistogram;
 
 /**
  * {@code GET /api/v1/ranking?top=N&sort=involvement|critical_path|self_time} and
@@ -26,9 +29,11 @@ final class RankingController {
   private static final int DEFAULT_TOP = 50;
 
   private final RankingService ranking;
+  private final DistributionService distributions;
 
-  RankingController(RankingService ranking) {
+  RankingController(RankingService ranking, DistributionService distributions) {
     this.ranking = ranking;
+    this.distributions = distributions;
   }
 
   @Get(produces = MediaType.APPLICATION_JSON)
@@ -42,7 +47,9 @@ final class RankingController {
     if (order == null) {
       return badRequest("sort must be involvement, critical_path or self_time, got '" + sort + "'");
     }
-    return HttpResponse.ok(ranking.latest().top(rows, order).stream().map(RankingRow::of).toList());
+    return HttpResponse.ok(ranking.latest().top(rows, order).stream()
+        .map(row -> RankingRow.of(row, durationWindow(distributions, row.operation())))
+        .toList());
   }
 
   @Get(uri = "/edges", produces = MediaType.APPLICATION_JSON)
@@ -55,6 +62,12 @@ final class RankingController {
     return HttpResponse.ok(new Edges(service, operation,
         snapshot.callers(target).stream().map(edge -> Neighbour.of(edge.caller(), edge)).toList(),
         snapshot.callees(target).stream().map(edge -> Neighbour.of(edge.callee(), edge)).toList()));
+  }
+
+  /** The operation's duration distribution over the sliding window, or null. */
+  static AbstractHistogram durationWindow(DistributionService distributions, Operation operation) {
+    return distributions.merged(Kind.DURATION, operation.service(), operation.name())
+        .map(DistributionService.Merged::window).orElse(null);
   }
 
   private static HttpResponse<ApiError> badRequest(String message) {

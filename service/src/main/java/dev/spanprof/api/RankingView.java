@@ -7,8 +7,13 @@ import dev.spanprof.analysis.RankingSnapshot.Row;
 import io.micronaut.serde.annotation.Serdeable;
 import java.util.ArrayList;
 import java.util.List;
+import org.HdrHistogram.AbstractHistogram;
 
-/** JSON rows of the call ranking (contract.md: {@code GET /api/v1/ranking}); times in ns. */
+/**
+ * JSON rows of the call ranking (contract.md: {@code GET /api/v1/ranking}); times in ns. The p50
+ * and p99 come from the duration distribution's sliding window ({@code spanprof.histogram.window}),
+ * 0 when the operation has none.
+ */
 final class RankingView {
 
   private RankingView() {}
@@ -25,6 +30,8 @@ final class RankingView {
       long durationMinNs,
       long durationMaxNs,
       double durationStddevNs,
+      long durationP50Ns,
+      long durationP99Ns,
       double selfTimeMeanNs,
       long selfTimeMinNs,
       long selfTimeMaxNs,
@@ -34,7 +41,12 @@ final class RankingView {
       double criticalPathShare,
       List<String> flags) {
 
-    static RankingRow of(Row row) {
+    /**
+     * @param durationWindow the operation's duration distribution over the sliding window (the
+     *     p50 and p99 come from it), or null when it has none
+     */
+    static RankingRow of(Row row, AbstractHistogram durationWindow) {
+      boolean known = durationWindow != null && durationWindow.getTotalCount() > 0;
       List<String> flags = new ArrayList<>(2);
       if (row.dispatcher()) {
         flags.add("dispatcher");
@@ -44,7 +56,10 @@ final class RankingView {
       }
       return new RankingRow(row.operation().service(), row.operation().name(), row.rank(),
           row.involvement(), row.count(), row.durationMeanNs(), row.durationMinNs(),
-          row.durationMaxNs(), row.durationStddevNs(), row.selfTimeMeanNs(), row.selfTimeMinNs(),
+          row.durationMaxNs(), row.durationStddevNs(),
+          known ? durationWindow.getValueAtPercentile(50) : 0,
+          known ? durationWindow.getValueAtPercentile(99) : 0,
+          row.selfTimeMeanNs(), row.selfTimeMinNs(),
           row.selfTimeMaxNs(), row.selfTimeStddevNs(), row.selfTimeTotalNs(), row.criticalPathNs(),
           row.criticalPathShare(), flags);
     }
