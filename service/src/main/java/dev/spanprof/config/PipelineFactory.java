@@ -6,6 +6,7 @@ import dev.spanprof.assembly.TimeSource;
 import dev.spanprof.assembly.TraceAssembler;
 import dev.spanprof.assembly.TraceSink;
 import dev.spanprof.assembly.TraceWorkers;
+import dev.spanprof.export.RetryClock;
 import io.micronaut.context.annotation.Factory;
 import jakarta.inject.Singleton;
 import java.time.Clock;
@@ -17,6 +18,12 @@ final class PipelineFactory {
   @Singleton
   TimeSource timeSource() {
     return TimeSource.system();
+  }
+
+  /** Time for export retries: real waiting. */
+  @Singleton
+  RetryClock retryClock() {
+    return RetryClock.SYSTEM;
   }
 
   /** Wall-clock time, for comparing with span times (pool windows). */

@@ -3,6 +3,7 @@ package dev.spanprof.config;
 import dev.spanprof.assembly.Completion;
 import dev.spanprof.assembly.TraceAssembler;
 import dev.spanprof.assembly.TraceWorkers;
+import dev.spanprof.export.Forwarder;
 import dev.spanprof.ingest.IngestGate;
 import dev.spanprof.profile.Periodic;
 import io.micronaut.context.annotation.Context;
@@ -15,8 +16,9 @@ import org.slf4j.LoggerFactory;
  * Runs the pipeline: sweeps for due traces while the service runs, and drains it at shutdown.
  *
  * <p>Shutdown order: close the ingest gate (new requests get UNAVAILABLE / 503 and readiness goes
- * down), stop sweeping, complete every buffered trace with {@link Completion#SHUTDOWN}, then let
- * the workers finish within {@code spanprof.shutdown-timeout}. It runs once, whichever comes first:
+ * down), stop sweeping, complete every buffered trace with {@link Completion#SHUTDOWN}, let the
+ * workers finish, then send what forwarding has queued — all within {@code
+ * spanprof.shutdown-timeout}; what is left then is counted as failed ({@code reason="shutdown"}). It runs once, whichever comes first:
  * the JVM shutdown hook ({@code Application}) or the application context closing.
  */
 @Context
@@ -26,6 +28,7 @@ public final class PipelineLifecycle {
 
   private final TraceAssembler assembler;
   private final TraceWorkers workers;
+  private final Forwarder forwarder;
   private final IngestGate gate;
   private final Duration shutdownTimeout;
   private final Periodic sweeper;
@@ -34,11 +37,13 @@ public final class PipelineLifecycle {
   PipelineLifecycle(
       TraceAssembler assembler,
       TraceWorkers workers,
+      Forwarder forwarder,
       IngestGate gate,
       AssemblyConfiguration assemblyConfiguration,
       SpanprofConfiguration configuration) {
     this.assembler = assembler;
     this.workers = workers;
+    this.forwarder = forwarder;
     this.gate = gate;
     this.shutdownTimeout = configuration.getShutdownTimeout();
     this.sweeper = Periodic.start(
@@ -72,6 +77,7 @@ public final class PipelineLifecycle {
         LOG.warn("shutdown: the analysis did not finish within {}; {} spans were left queued",
             shutdownTimeout, workers.queuedSpans());
       }
+      forwarder.drain(Duration.ofNanos(Math.max(0, deadline - System.nanoTime())));
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       LOG.warn("shutdown: interrupted while waiting for the analysis to finish");

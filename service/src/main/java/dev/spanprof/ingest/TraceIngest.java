@@ -18,16 +18,18 @@ import jakarta.inject.Singleton;
 final class TraceIngest {
 
   private final OtlpTraceMapper mapper;
-  private final OtlpJsonDecoder jsonDecoder = new OtlpJsonDecoder();
+  private final OtlpJson json = new OtlpJson();
   private final TraceAssembler assembler;
   private final IngestGate gate;
   private final IngestListener listener;
+  private final AcceptedSpansConsumer accepted;
   private final long maxBufferedSpans;
 
   TraceIngest(
       TraceAssembler assembler,
       IngestGate gate,
       IngestListener listener,
+      AcceptedSpansConsumer accepted,
       IngestConfiguration ingestConfiguration,
       AssemblyConfiguration assemblyConfiguration) {
     this.mapper = new OtlpTraceMapper(
@@ -35,6 +37,7 @@ final class TraceIngest {
     this.assembler = assembler;
     this.gate = gate;
     this.listener = listener;
+    this.accepted = accepted;
     this.maxBufferedSpans = assemblyConfiguration.getMaxBufferedSpans();
   }
 
@@ -43,7 +46,7 @@ final class TraceIngest {
   }
 
   IngestResult exportJson(byte[] body, Transport transport) {
-    return export(body, transport, jsonDecoder::decode);
+    return export(body, transport, json::decode);
   }
 
   private IngestResult export(byte[] body, Transport transport, Decoder decoder) {
@@ -80,6 +83,7 @@ final class TraceIngest {
     return switch (assembler.offer(mapped.spans())) {
       case ACCEPTED -> {
         listener.onAccepted(transport, valid);
+        accepted.onAccepted(mapped.spans());
         if (mapped.endBeforeStartSpans() > 0) {
           listener.onEndBeforeStart(transport, mapped.endBeforeStartSpans());
         }

@@ -58,7 +58,7 @@ class OtlpHttpControllerTest {
   @MethodSource("dev.spanprof.golden.GoldenCases#names")
   void post_goldenCaseAsJson_acceptedAndAssembledIntoOneTrace(String name) throws Exception {
     byte[] body = GoldenCases.otlpJson(name);
-    ExportTraceServiceRequest decoded = new OtlpJsonDecoder().decode(body);
+    ExportTraceServiceRequest decoded = new OtlpJson().decode(body);
     int spans = decoded.getResourceSpansList().stream()
         .flatMap(resourceSpans -> resourceSpans.getScopeSpansList().stream())
         .mapToInt(scopeSpans -> scopeSpans.getSpansCount()).sum();

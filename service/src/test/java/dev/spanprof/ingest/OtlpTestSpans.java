@@ -11,7 +11,7 @@ public final class OtlpTestSpans {
   public static List<SpanRecord> fromJson(byte[] otlpJson) {
     try {
       MappedRequest mapped = new OtlpTraceMapper(new StringInterner(1000))
-          .map(new OtlpJsonDecoder().decode(otlpJson));
+          .map(new OtlpJson().decode(otlpJson));
       if (mapped.rejectedSpans() > 0) {
         throw new IllegalArgumentException(mapped.problems());
       }

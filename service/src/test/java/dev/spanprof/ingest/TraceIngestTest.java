@@ -48,7 +48,7 @@ class TraceIngestTest {
       public void onRequestRejected(Transport transport, RequestRejection reason) {
         events.add("rejected " + reason.label());
       }
-    }, new IngestConfiguration(), assembly);
+    }, spans -> events.add("forwardable " + spans.size()), new IngestConfiguration(), assembly);
   }
 
   @Test
@@ -86,7 +86,7 @@ class TraceIngestTest {
 
     assertThat(result.outcome()).isEqualTo(Outcome.ACCEPTED);
     assertThat(result.rejectedSpans()).isZero();
-    assertThat(events).containsExactly("accepted 2", "end-before-start 1");
+    assertThat(events).containsExactly("accepted 2", "forwardable 2", "end-before-start 1");
     assertThat(assembler.bufferedSpans()).isEqualTo(2);
   }
 }

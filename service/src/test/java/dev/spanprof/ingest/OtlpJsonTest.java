@@ -12,9 +12,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
-class OtlpJsonDecoderTest {
+class OtlpJsonTest {
 
-  private final OtlpJsonDecoder decoder = new OtlpJsonDecoder();
+  private final OtlpJson decoder = new OtlpJson();
 
   @Test
   void decode_hexIdsEnumIntegersAndStringNanos_asOtlpJsonSpecifies() throws Exception {

@@ -11,19 +11,40 @@ import com.google.protobuf.util.JsonFormat;
 import io.opentelemetry.proto.collector.trace.v1.ExportTraceServiceRequest;
 import java.nio.charset.StandardCharsets;
 import java.util.Base64;
+import java.util.HexFormat;
 
 /**
- * Decodes OTLP/JSON trace export requests.
+ * Decodes and encodes OTLP/JSON trace export requests.
  *
  * <p>OTLP/JSON is the protobuf JSON mapping with one deviation: trace and span ids are hex, not
  * base64. Enums as integers, 64-bit integers as strings or numbers and unknown fields (ignored)
  * are already what {@link JsonFormat}'s parser accepts, so this decoder only rewrites the ids of
  * spans and span links to base64 and lets {@link JsonFormat} do the rest. Both lowerCamelCase (as
- * OTLP specifies) and the original snake_case field names are accepted.
+ * OTLP specifies) and the original snake_case field names are accepted. Encoding is the reverse:
+ * {@link JsonFormat}'s printer, then span and link ids from base64 to hex.
  */
-final class OtlpJsonDecoder {
+public final class OtlpJson {
 
   private static final JsonFormat.Parser PARSER = JsonFormat.parser().ignoringUnknownFields();
+  private static final JsonFormat.Printer PRINTER = JsonFormat.printer().omittingInsignificantWhitespace();
+
+  /** Turns one id's text into another's; says why when it cannot. */
+  @FunctionalInterface
+  private interface IdRewrite {
+    String apply(String path, String id) throws InvalidOtlpException;
+  }
+
+  /** OTLP/JSON of {@code request}, ids in hex. */
+  public static byte[] encode(ExportTraceServiceRequest request) {
+    try {
+      JsonObject json = JsonParser.parseString(PRINTER.print(request)).getAsJsonObject();
+      rewriteIds(json, (path, id) -> HexFormat.of().formatHex(Base64.getDecoder().decode(id)));
+      return json.toString().getBytes(StandardCharsets.UTF_8);
+    } catch (InvalidProtocolBufferException | InvalidOtlpException e) {
+      // Printing a message without Any fields, and converting valid base64, cannot fail.
+      throw new IllegalStateException("cannot encode OTLP/JSON", e);
+    }
+  }
 
   ExportTraceServiceRequest decode(byte[] body) throws InvalidOtlpException {
     JsonElement root;
@@ -37,7 +58,7 @@ final class OtlpJsonDecoder {
           "the body must be a JSON object (an OTLP ExportTraceServiceRequest), got "
               + (root.isJsonNull() ? "nothing" : root.getClass().getSimpleName()));
     }
-    rewriteIds(root.getAsJsonObject());
+    rewriteIds(root.getAsJsonObject(), OtlpJson::hexToBase64);
     ExportTraceServiceRequest.Builder request = ExportTraceServiceRequest.newBuilder();
     try {
       PARSER.merge(root.toString(), request);
@@ -48,7 +69,7 @@ final class OtlpJsonDecoder {
     return request.build();
   }
 
-  private static void rewriteIds(JsonObject request) throws InvalidOtlpException {
+  private static void rewriteIds(JsonObject request, IdRewrite rewrite) throws InvalidOtlpException {
     JsonArray resourceSpans = array(request, "resourceSpans", "resource_spans");
     for (int r = 0; r < resourceSpans.size(); r++) {
       JsonArray scopeSpans = array(object(resourceSpans.get(r)), "scopeSpans", "scope_spans");
@@ -57,21 +78,21 @@ final class OtlpJsonDecoder {
         for (int i = 0; i < spans.size(); i++) {
           JsonObject span = object(spans.get(i));
           String path = "resourceSpans[" + r + "].scopeSpans[" + s + "].spans[" + i + "].";
-          hexToBase64(span, path, "traceId", "trace_id");
-          hexToBase64(span, path, "spanId", "span_id");
-          hexToBase64(span, path, "parentSpanId", "parent_span_id");
+          rewrite(span, path, rewrite, "traceId", "trace_id");
+          rewrite(span, path, rewrite, "spanId", "span_id");
+          rewrite(span, path, rewrite, "parentSpanId", "parent_span_id");
           JsonArray links = array(span, "links");
           for (int l = 0; l < links.size(); l++) {
             JsonObject link = object(links.get(l));
-            hexToBase64(link, path + "links[" + l + "].", "traceId", "trace_id");
-            hexToBase64(link, path + "links[" + l + "].", "spanId", "span_id");
+            rewrite(link, path + "links[" + l + "].", rewrite, "traceId", "trace_id");
+            rewrite(link, path + "links[" + l + "].", rewrite, "spanId", "span_id");
           }
         }
       }
     }
   }
 
-  private static void hexToBase64(JsonObject owner, String path, String... names)
+  private static void rewrite(JsonObject owner, String path, IdRewrite rewrite, String... names)
       throws InvalidOtlpException {
     for (String name : names) {
       JsonElement element = owner.get(name);
@@ -81,24 +102,26 @@ final class OtlpJsonDecoder {
       if (!element.isJsonPrimitive() || !element.getAsJsonPrimitive().isString()) {
         throw new InvalidOtlpException(path + name + " must be a hex string, got " + element);
       }
-      String hex = element.getAsString();
-      byte[] bytes = new byte[hex.length() / 2];
-      for (int i = 0; i < bytes.length; i++) {
-        int high = Character.digit(hex.charAt(2 * i), 16);
-        int low = Character.digit(hex.charAt(2 * i + 1), 16);
-        if (high < 0 || low < 0) {
-          bytes = null;
-          break;
-        }
-        bytes[i] = (byte) (high << 4 | low);
-      }
-      if (bytes == null || hex.length() % 2 != 0) {
-        throw new InvalidOtlpException(
-            path + name + " must be hex (OTLP/JSON encodes ids as hex, not base64), got '"
-                + hex + "'");
-      }
-      owner.add(name, new JsonPrimitive(Base64.getEncoder().encodeToString(bytes)));
+      owner.add(name, new JsonPrimitive(rewrite.apply(path + name, element.getAsString())));
     }
+  }
+
+  private static String hexToBase64(String path, String hex) throws InvalidOtlpException {
+    byte[] bytes = new byte[hex.length() / 2];
+    for (int i = 0; i < bytes.length; i++) {
+      int high = Character.digit(hex.charAt(2 * i), 16);
+      int low = Character.digit(hex.charAt(2 * i + 1), 16);
+      if (high < 0 || low < 0) {
+        bytes = null;
+        break;
+      }
+      bytes[i] = (byte) (high << 4 | low);
+    }
+    if (bytes == null || hex.length() % 2 != 0) {
+      throw new InvalidOtlpException(
+          path + " must be hex (OTLP/JSON encodes ids as hex, not base64), got '" + hex + "'");
+    }
+    return Base64.getEncoder().encodeToString(bytes);
   }
 
   /** The named member as an array; absent or null is an empty array. */

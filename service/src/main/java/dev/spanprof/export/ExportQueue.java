@@ -1,0 +1,100 @@
+package dev.spanprof.export;
+
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Spans waiting to be sent, at most {@code capacity}, and the batch being sent. When full, the
+ * oldest make room and are reported as dropped: under a long outage the newest data is the most
+ * useful. A taken batch stays counted (in flight) until {@link #done()}, so the count never
+ * misses spans between leaving the queue and being resolved.
+ */
+final class ExportQueue {
+
+  private final int capacity;
+  private final ArrayDeque<ExportEntry> entries = new ArrayDeque<>();
+  private boolean closed;
+  private int inFlight;
+
+  ExportQueue(int capacity) {
+    if (capacity < 1) {
+      throw new IllegalArgumentException("capacity must be at least 1, was " + capacity);
+    }
+    this.capacity = capacity;
+  }
+
+  /** Adds the entries; returns how many of the oldest were dropped to make room. */
+  synchronized int offer(List<ExportEntry> added) {
+    int dropped = 0;
+    for (ExportEntry entry : added) {
+      if (entries.size() == capacity) {
+        entries.removeFirst();
+        dropped++;
+      }
+      entries.addLast(entry);
+    }
+    notifyAll();
+    return dropped;
+  }
+
+  /**
+   * Waits for a first entry, then up to {@code flushNanos} more for {@code max} of them; returns
+   * what there is (empty when closed and empty, or when nothing came within {@code idleNanos}).
+   */
+  synchronized List<ExportEntry> take(int max, long flushNanos, long idleNanos)
+      throws InterruptedException {
+    long idleDeadline = System.nanoTime() + idleNanos;
+    while (entries.isEmpty() && !closed) {
+      long left = idleDeadline - System.nanoTime();
+      if (left <= 0) {
+        return List.of();
+      }
+      TimeUnit.NANOSECONDS.timedWait(this, left);
+    }
+    long flushDeadline = System.nanoTime() + flushNanos;
+    while (entries.size() < max && !closed) {
+      long left = flushDeadline - System.nanoTime();
+      if (left <= 0) {
+        break;
+      }
+      TimeUnit.NANOSECONDS.timedWait(this, left);
+    }
+    List<ExportEntry> batch = new ArrayList<>(Math.min(max, entries.size()));
+    while (batch.size() < max && !entries.isEmpty()) {
+      batch.add(entries.removeFirst());
+    }
+    inFlight = batch.size();
+    return batch;
+  }
+
+  /** The taken batch is resolved (sent or given up). */
+  synchronized void done() {
+    inFlight = 0;
+  }
+
+  /** Stops waiting: takers get what is there at once. */
+  synchronized void close() {
+    closed = true;
+    notifyAll();
+  }
+
+  /** Spans waiting or in flight. */
+  synchronized int size() {
+    return entries.size() + inFlight;
+  }
+
+  /** Spans waiting, not counting the batch in flight. */
+  synchronized int waiting() {
+    return entries.size();
+  }
+
+  /** Empties the queue and forgets the batch in flight; returns how many spans that was. */
+  synchronized int clear() {
+    int size = entries.size() + inFlight;
+    entries.clear();
+    inFlight = 0;
+    return size;
+  }
+}

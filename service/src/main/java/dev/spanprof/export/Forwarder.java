@@ -1,0 +1,221 @@
+package dev.spanprof.export;
+
+import dev.spanprof.analysis.SpanRecord;
+import dev.spanprof.analysis.TraceProfile;
+import dev.spanprof.assembly.CompletedTrace;
+import dev.spanprof.config.ExportConfiguration;
+import dev.spanprof.config.ExportConfiguration.Mode;
+import dev.spanprof.ingest.AcceptedSpansConsumer;
+import dev.spanprof.profile.DistributionService;
+import dev.spanprof.profile.ProfileConsumer;
+import jakarta.annotation.PreDestroy;
+import jakarta.inject.Singleton;
+import java.net.URI;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Forwards every span to the next hop ({@code spanprof.export.*}): enriched after its trace is
+ * analysed, or as received in pass-through mode.
+ *
+ * <p>Spans wait in a bounded {@link ExportQueue}; one sender thread takes batches of up to
+ * {@code max-batch-spans} (waiting at most {@code flush-interval} for a batch to fill), encodes
+ * them with the original resource and scope grouping, and sends them. A retryable failure is
+ * retried with exponential backoff and jitter (at least the next hop's retry-after) until
+ * {@code max-elapsed}; anything given up is counted with its reason, never silently lost.
+ */
+@Singleton
+public final class Forwarder implements ProfileConsumer, AcceptedSpansConsumer {
+
+  private static final Logger LOG = LoggerFactory.getLogger(Forwarder.class);
+  /** How long the sender waits for a first span before checking whether it should stop. */
+  private static final long IDLE_NANOS = TimeUnit.MILLISECONDS.toNanos(200);
+
+  private final boolean enabled;
+  private final Mode mode;
+  private final ExportConfiguration configuration;
+  private final ExportQueue queue;
+  private final ExportListener listener;
+  private final RetryClock clock;
+  private final SpanEnricher enricher;
+  private final OtlpSender sender;
+  private final Thread thread;
+  private volatile boolean stopping;
+  private volatile long deadlineNanos = Long.MAX_VALUE;
+  private volatile String lastError = "";
+
+  Forwarder(ExportConfiguration configuration, DistributionService distributions,
+      ExportListener listener, RetryClock clock) {
+    this.configuration = configuration;
+    this.enabled = configuration.enabled();
+    this.mode = configuration.modeValue();
+    this.listener = listener;
+    this.clock = clock;
+    this.queue = new ExportQueue(configuration.getQueueSpans());
+    this.enricher = new SpanEnricher(distributions::durationPercentile);
+    if (!enabled) {
+      this.sender = null;
+      this.thread = null;
+      return;
+    }
+    URI endpoint = URI.create(configuration.getEndpoint().trim());
+    if (endpoint.getHost() == null) {
+      throw new IllegalArgumentException(ExportConfiguration.PREFIX + ".endpoint must be a URL "
+          + "such as http://collector:4317, got '" + configuration.getEndpoint() + "'");
+    }
+    this.sender = switch (configuration.protocolValue()) {
+      case GRPC -> new GrpcSender(endpoint, configuration);
+      case HTTP_PROTOBUF -> new HttpSender(endpoint, false, configuration);
+      case HTTP_JSON -> new HttpSender(endpoint, true, configuration);
+    };
+    this.thread = new Thread(this::run, "spanprof-export");
+    thread.setDaemon(true);
+    thread.start();
+    LOG.info("forwarding {} spans to {} over {}", mode.name().toLowerCase(), endpoint,
+        configuration.getProtocol());
+  }
+
+  /** Enriched mode: every span of the analysed trace, with its attributes added. */
+  @Override
+  public void accept(CompletedTrace trace, TraceProfile profile) {
+    if (enabled && mode == Mode.ENRICHED) {
+      enqueue(enricher.enrich(trace, profile));
+    }
+  }
+
+  /** Pass-through mode: the spans of an accepted request, as they came. */
+  @Override
+  public void onAccepted(List<SpanRecord> spans) {
+    if (enabled && mode == Mode.PASSTHROUGH) {
+      List<ExportEntry> entries = new ArrayList<>(spans.size());
+      for (SpanRecord span : spans) {
+        entries.add(new ExportEntry(span.resource(), span.scope(), span.encoded()));
+      }
+      enqueue(entries);
+    }
+  }
+
+  /** Spans waiting to be sent or in flight. */
+  public long queuedSpans() {
+    return queue.size();
+  }
+
+  /** The last failure's message, for operators and tests; "" when none. */
+  public String lastError() {
+    return lastError;
+  }
+
+  private void enqueue(List<ExportEntry> entries) {
+    int dropped = queue.offer(entries);
+    if (dropped > 0) {
+      listener.onFailed("queue_full", dropped);
+    }
+  }
+
+  private void run() {
+    long flushNanos = configuration.getFlushInterval().toNanos();
+    int maxBatch = configuration.getMaxBatchSpans();
+    try {
+      while (!(stopping && queue.waiting() == 0)) {
+        List<ExportEntry> batch = queue.take(maxBatch, flushNanos, IDLE_NANOS);
+        if (!batch.isEmpty()) {
+          send(batch);
+          queue.done();
+        }
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+
+  private void send(List<ExportEntry> batch) throws InterruptedException {
+    byte[] request = ExportRequestEncoder.encode(batch);
+    int spans = batch.size();
+    long start = clock.nanoTime();
+    for (int attempt = 0; ; attempt++) {
+      long sent = System.nanoTime();
+      SendResult result = sender.send(request);
+      listener.onRequest(Duration.ofNanos(System.nanoTime() - sent));
+      switch (result.outcome()) {
+        case SENT -> {
+          listener.onExported(spans - result.rejectedSpans());
+          if (result.rejectedSpans() > 0) {
+            listener.onFailed("rejected", result.rejectedSpans());
+            LOG.warn("the next hop rejected {} of {} spans: {}", result.rejectedSpans(), spans,
+                result.message());
+          }
+          return;
+        }
+        case FAILED -> {
+          giveUp(result.reason(), spans, result.message());
+          return;
+        }
+        case RETRY -> {
+          Duration delay = backoff(attempt, result.retryAfter());
+          long elapsed = clock.nanoTime() - start;
+          if (elapsed + delay.toNanos() > configuration.getMaxElapsed().toNanos()) {
+            giveUp("retries_exhausted", spans, result.message());
+            return;
+          }
+          if (System.nanoTime() + delay.toNanos() - deadlineNanos > 0) {
+            giveUp("shutdown", spans, result.message());
+            return;
+          }
+          listener.onRetry(result.reason());
+          clock.sleep(delay);
+        }
+      }
+    }
+  }
+
+  /** Exponential, capped, with equal jitter; at least what the next hop asked for. */
+  private Duration backoff(int attempt, Duration retryAfter) {
+    long base = configuration.getInitialBackoff().toNanos() << Math.min(attempt, 30);
+    long capped = Math.min(Math.max(base, 0), configuration.getMaxBackoff().toNanos());
+    long jittered = capped / 2 + ThreadLocalRandom.current().nextLong(capped / 2 + 1);
+    return Duration.ofNanos(Math.max(jittered, retryAfter == null ? 0 : retryAfter.toNanos()));
+  }
+
+  private void giveUp(String reason, int spans, String message) {
+    lastError = message;
+    listener.onFailed(reason, spans);
+    LOG.warn("forwarding gave up {} spans ({}): {}", spans, reason, message);
+  }
+
+  /**
+   * Sends what is queued until {@code timeout} has passed; what is still queued then is counted
+   * as failed with reason {@code shutdown}. Call after the analysis has finished.
+   */
+  public void drain(Duration timeout) throws InterruptedException {
+    if (!enabled) {
+      return;
+    }
+    deadlineNanos = System.nanoTime() + timeout.toNanos();
+    stopping = true;
+    queue.close();
+    thread.join(Math.max(1, timeout.toMillis()));
+    if (thread.isAlive()) {
+      thread.interrupt();
+      thread.join(TimeUnit.SECONDS.toMillis(1));
+    }
+    int left = queue.clear();
+    if (left > 0) {
+      giveUp("shutdown", left, "the shutdown timeout passed before these spans could be sent");
+    }
+  }
+
+  @PreDestroy
+  void close() throws InterruptedException {
+    if (enabled) {
+      if (!stopping) {
+        drain(Duration.ZERO);
+      }
+      sender.close();
+    }
+  }
+}

@@ -1,0 +1,146 @@
+package dev.spanprof.export;
+
+import com.google.protobuf.InvalidProtocolBufferException;
+import com.google.rpc.RetryInfo;
+import dev.spanprof.config.ExportConfiguration;
+import io.grpc.CallOptions;
+import io.grpc.Channel;
+import io.grpc.ChannelCredentials;
+import io.grpc.ClientInterceptors;
+import io.grpc.Grpc;
+import io.grpc.InsecureChannelCredentials;
+import io.grpc.ManagedChannel;
+import io.grpc.Metadata;
+import io.grpc.MethodDescriptor;
+import io.grpc.Status;
+import io.grpc.StatusRuntimeException;
+import io.grpc.TlsChannelCredentials;
+import io.grpc.protobuf.ProtoUtils;
+import io.grpc.protobuf.StatusProto;
+import io.grpc.stub.ClientCalls;
+import io.grpc.stub.MetadataUtils;
+import io.opentelemetry.proto.collector.trace.v1.ExportTraceServiceResponse;
+import io.opentelemetry.proto.collector.trace.v1.TraceServiceGrpc;
+import java.io.ByteArrayInputStream;
+import java.io.File;
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.URI;
+import java.time.Duration;
+import java.util.EnumSet;
+import java.util.Locale;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * OTLP/gRPC to the next hop. The request goes out as the bytes it was encoded to (a pass-through
+ * marshaller). Retryable as the OTLP specification says: CANCELLED, DEADLINE_EXCEEDED, ABORTED,
+ * OUT_OF_RANGE, UNAVAILABLE, DATA_LOSS, and RESOURCE_EXHAUSTED only when it carries RetryInfo.
+ */
+final class GrpcSender implements OtlpSender {
+
+  private static final Set<Status.Code> RETRYABLE = EnumSet.of(Status.Code.CANCELLED,
+      Status.Code.DEADLINE_EXCEEDED, Status.Code.ABORTED, Status.Code.OUT_OF_RANGE,
+      Status.Code.UNAVAILABLE, Status.Code.DATA_LOSS);
+
+  private static final MethodDescriptor<byte[], ExportTraceServiceResponse> EXPORT =
+      TraceServiceGrpc.getExportMethod().toBuilder(
+              new MethodDescriptor.Marshaller<byte[]>() {
+                @Override
+                public InputStream stream(byte[] value) {
+                  return new ByteArrayInputStream(value);
+                }
+
+                @Override
+                public byte[] parse(InputStream stream) {
+                  throw new UnsupportedOperationException("requests are only sent");
+                }
+              },
+              ProtoUtils.marshaller(ExportTraceServiceResponse.getDefaultInstance()))
+          .build();
+
+  private final ManagedChannel channel;
+  private final Channel intercepted;
+  private final Duration timeout;
+  private final boolean gzip;
+
+  GrpcSender(URI endpoint, ExportConfiguration configuration) {
+    boolean tls = "https".equalsIgnoreCase(endpoint.getScheme()) && !configuration.isInsecure();
+    ChannelCredentials credentials = tls ? credentials(configuration) : InsecureChannelCredentials.create();
+    int port = endpoint.getPort() > 0 ? endpoint.getPort() : (tls ? 443 : 4317);
+    this.channel = Grpc.newChannelBuilderForAddress(endpoint.getHost(), port, credentials).build();
+    Metadata headers = new Metadata();
+    configuration.getHeaders().forEach((name, value) ->
+        headers.put(Metadata.Key.of(name.toLowerCase(Locale.ROOT), Metadata.ASCII_STRING_MARSHALLER), value));
+    this.intercepted = ClientInterceptors.intercept(channel, MetadataUtils.newAttachHeadersInterceptor(headers));
+    this.timeout = configuration.getTimeout();
+    this.gzip = configuration.gzip();
+  }
+
+  private static ChannelCredentials credentials(ExportConfiguration configuration) {
+    try {
+      TlsChannelCredentials.Builder tls = TlsChannelCredentials.newBuilder();
+      if (!configuration.getCaFile().isBlank()) {
+        tls.trustManager(new File(configuration.getCaFile()));
+      }
+      if (!configuration.getCertFile().isBlank() && !configuration.getKeyFile().isBlank()) {
+        tls.keyManager(new File(configuration.getCertFile()), new File(configuration.getKeyFile()));
+      }
+      return tls.build();
+    } catch (IOException e) {
+      throw new IllegalArgumentException("cannot read the TLS files of "
+          + ExportConfiguration.PREFIX + " (ca-file, cert-file, key-file): " + e.getMessage(), e);
+    }
+  }
+
+  @Override
+  public SendResult send(byte[] request) {
+    CallOptions options = CallOptions.DEFAULT.withDeadlineAfter(timeout.toNanos(), TimeUnit.NANOSECONDS);
+    if (gzip) {
+      options = options.withCompression("gzip");
+    }
+    try {
+      ExportTraceServiceResponse response =
+          ClientCalls.blockingUnaryCall(intercepted, EXPORT, options, request);
+      return SendResult.sent(response.getPartialSuccess().getRejectedSpans(),
+          response.getPartialSuccess().getErrorMessage());
+    } catch (StatusRuntimeException e) {
+      Status status = e.getStatus();
+      String reason = status.getCode().name().toLowerCase(Locale.ROOT);
+      String message = status.getCode() + (status.getDescription() == null ? "" : ": " + status.getDescription());
+      String tlsProblem = Tls.handshakeProblem(e);
+      if (tlsProblem != null) {
+        return SendResult.failed("tls", tlsProblem);
+      }
+      Duration retryAfter = retryInfo(e);
+      if (RETRYABLE.contains(status.getCode())
+          || (status.getCode() == Status.Code.RESOURCE_EXHAUSTED && retryAfter != null)) {
+        return SendResult.retry(reason, retryAfter, message);
+      }
+      return SendResult.failed(reason, message);
+    }
+  }
+
+  private static Duration retryInfo(StatusRuntimeException e) {
+    com.google.rpc.Status status = StatusProto.fromThrowable(e);
+    if (status == null) {
+      return null;
+    }
+    for (com.google.protobuf.Any detail : status.getDetailsList()) {
+      if (detail.is(RetryInfo.class)) {
+        try {
+          com.google.protobuf.Duration delay = detail.unpack(RetryInfo.class).getRetryDelay();
+          return Duration.ofSeconds(delay.getSeconds(), delay.getNanos());
+        } catch (InvalidProtocolBufferException malformed) {
+          return null;
+        }
+      }
+    }
+    return null;
+  }
+
+  @Override
+  public void close() {
+    channel.shutdownNow();
+  }
+}

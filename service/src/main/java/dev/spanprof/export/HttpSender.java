@@ -1,0 +1,131 @@
+package dev.spanprof.export;
+
+import com.google.protobuf.InvalidProtocolBufferException;
+import com.google.protobuf.util.JsonFormat;
+import dev.spanprof.config.ExportConfiguration;
+import dev.spanprof.ingest.OtlpJson;
+import io.opentelemetry.proto.collector.trace.v1.ExportTraceServiceRequest;
+import io.opentelemetry.proto.collector.trace.v1.ExportTraceServiceResponse;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.Optional;
+import java.util.Set;
+import java.util.zip.GZIPOutputStream;
+
+/**
+ * OTLP/HTTP to the next hop, protobuf or JSON. Retryable as the OTLP specification says: 429,
+ * 502, 503 and 504, honouring {@code Retry-After}; connection failures too.
+ */
+final class HttpSender implements OtlpSender {
+
+  private static final Set<Integer> RETRYABLE = Set.of(429, 502, 503, 504);
+
+  private final HttpClient client;
+  private final URI uri;
+  private final boolean json;
+  private final boolean gzip;
+  private final Duration timeout;
+  private final ExportConfiguration configuration;
+
+  HttpSender(URI endpoint, boolean json, ExportConfiguration configuration) {
+    String path = endpoint.getPath();
+    this.uri = path == null || path.isEmpty() || path.equals("/") ? endpoint.resolve("/v1/traces") : endpoint;
+    HttpClient.Builder builder = HttpClient.newBuilder().connectTimeout(configuration.getTimeout());
+    if ("https".equalsIgnoreCase(uri.getScheme())) {
+      builder.sslContext(Tls.context(configuration));
+    }
+    this.client = builder.build();
+    this.json = json;
+    this.gzip = configuration.gzip();
+    this.timeout = configuration.getTimeout();
+    this.configuration = configuration;
+  }
+
+  @Override
+  public SendResult send(byte[] request) {
+    byte[] body;
+    try {
+      body = json ? OtlpJson.encode(ExportTraceServiceRequest.parseFrom(request)) : request;
+      if (gzip) {
+        body = gzip(body);
+      }
+    } catch (IOException e) {
+      return SendResult.failed("encoding", "cannot encode the request: " + e.getMessage());
+    }
+    HttpRequest.Builder post = HttpRequest.newBuilder(uri)
+        .timeout(timeout)
+        .header("Content-Type", json ? "application/json" : "application/x-protobuf")
+        .POST(HttpRequest.BodyPublishers.ofByteArray(body));
+    if (gzip) {
+      post.header("Content-Encoding", "gzip");
+    }
+    configuration.getHeaders().forEach(post::header);
+    HttpResponse<byte[]> response;
+    try {
+      response = client.send(post.build(), HttpResponse.BodyHandlers.ofByteArray());
+    } catch (IOException e) {
+      String tlsProblem = Tls.handshakeProblem(e);
+      return tlsProblem != null ? SendResult.failed("tls", tlsProblem)
+          : SendResult.retry("unavailable", null, "cannot reach " + uri + ": " + e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return SendResult.retry("interrupted", null, "interrupted while sending");
+    }
+    int status = response.statusCode();
+    if (status / 100 == 2) {
+      ExportTraceServiceResponse answer = parse(response.body());
+      return SendResult.sent(answer.getPartialSuccess().getRejectedSpans(),
+          answer.getPartialSuccess().getErrorMessage());
+    }
+    String message = "HTTP " + status + ": " + new String(response.body(), StandardCharsets.UTF_8);
+    if (RETRYABLE.contains(status)) {
+      Duration retryAfter = response.headers().firstValue("Retry-After")
+          .flatMap(HttpSender::seconds).orElse(null);
+      return SendResult.retry("http_" + status, retryAfter, message);
+    }
+    return SendResult.failed("http_" + status, message);
+  }
+
+  private ExportTraceServiceResponse parse(byte[] body) {
+    try {
+      if (json) {
+        ExportTraceServiceResponse.Builder answer = ExportTraceServiceResponse.newBuilder();
+        JsonFormat.parser().ignoringUnknownFields()
+            .merge(new String(body, StandardCharsets.UTF_8), answer);
+        return answer.build();
+      }
+      return ExportTraceServiceResponse.parseFrom(body);
+    } catch (InvalidProtocolBufferException e) {
+      // A 2xx whose body is not a response still took the spans: count them as sent.
+      return ExportTraceServiceResponse.getDefaultInstance();
+    }
+  }
+
+  private static Optional<Duration> seconds(String retryAfter) {
+    try {
+      return Optional.of(Duration.ofSeconds(Long.parseLong(retryAfter.trim())));
+    } catch (NumberFormatException httpDate) {
+      return Optional.empty();
+    }
+  }
+
+  private static byte[] gzip(byte[] bytes) throws IOException {
+    ByteArrayOutputStream out = new ByteArrayOutputStream(bytes.length / 4 + 64);
+    try (GZIPOutputStream zip = new GZIPOutputStream(out)) {
+      zip.write(bytes);
+    }
+    return out.toByteArray();
+  }
+
+  @Override
+  public void close() {
+    // Java 17's HttpClient has nothing to close: its connections and threads are released when
+    // it is no longer referenced.
+  }
+}

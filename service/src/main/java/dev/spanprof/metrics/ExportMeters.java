@@ -1,0 +1,70 @@
+package dev.spanprof.metrics;
+
+import dev.spanprof.export.ExportListener;
+import dev.spanprof.export.Forwarder;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
+import io.micronaut.context.BeanProvider;
+import jakarta.inject.Singleton;
+import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * Forwarding: spanprof_exported_spans_total, spanprof_export_failed_spans_total{reason},
+ * spanprof_export_retries_total{reason}, spanprof_export_queue_spans (waiting or in flight) and
+ * spanprof_export_latency_seconds (one request to the next hop). Of the spans handed to
+ * forwarding, exported + failed + queued is all of them.
+ */
+@Singleton
+final class ExportMeters implements ExportListener {
+
+  private final MeterRegistry registry;
+  private final Counter exported;
+  private final Timer latency;
+  private final Map<String, Counter> failed = new ConcurrentHashMap<>();
+  private final Map<String, Counter> retries = new ConcurrentHashMap<>();
+
+  ExportMeters(MeterRegistry registry, BeanProvider<Forwarder> forwarder) {
+    this.registry = registry;
+    this.exported = Counter.builder("spanprof.exported.spans")
+        .description("Spans forwarded to the next hop")
+        .register(registry);
+    this.latency = Timer.builder("spanprof.export.latency")
+        .description("Time of one export request to the next hop")
+        .register(registry);
+    Gauge.builder("spanprof.export.queue.spans", forwarder, f -> f.get().queuedSpans())
+        .description("Spans waiting to be forwarded or in flight")
+        .register(registry);
+  }
+
+  @Override
+  public void onExported(long spans) {
+    exported.increment(spans);
+  }
+
+  @Override
+  public void onFailed(String reason, long spans) {
+    failed.computeIfAbsent(reason, unused -> Counter.builder("spanprof.export.failed.spans")
+            .description("Spans given up by forwarding, by reason")
+            .tag("reason", reason)
+            .register(registry))
+        .increment(spans);
+  }
+
+  @Override
+  public void onRetry(String reason) {
+    retries.computeIfAbsent(reason, unused -> Counter.builder("spanprof.export.retries")
+            .description("Export requests retried, by the failure that caused it")
+            .tag("reason", reason)
+            .register(registry))
+        .increment();
+  }
+
+  @Override
+  public void onRequest(Duration duration) {
+    latency.record(duration);
+  }
+}
