@@ -1,12 +1,22 @@
 package dev.spanprof.ingest;
 
 import dev.spanprof.analysis.SpanRecord;
+import io.opentelemetry.proto.collector.trace.v1.ExportTraceServiceRequest;
 import java.util.List;
 
 /** Span records from OTLP/JSON, through the service's own decoder and mapper. */
 public final class OtlpTestSpans {
 
   private OtlpTestSpans() {}
+
+  /** The request of an OTLP/JSON body, through the service's own decoder. */
+  public static ExportTraceServiceRequest decodeJson(byte[] otlpJson) {
+    try {
+      return new OtlpJson().decode(otlpJson);
+    } catch (InvalidOtlpException e) {
+      throw new IllegalArgumentException(e);
+    }
+  }
 
   public static List<SpanRecord> fromJson(byte[] otlpJson) {
     try {

@@ -1,0 +1,105 @@
+package dev.spanprof.testing;
+
+import io.grpc.Grpc;
+import io.grpc.InsecureServerCredentials;
+import io.grpc.Server;
+import io.grpc.ServerCredentials;
+import io.grpc.Status;
+import io.grpc.TlsServerCredentials;
+import io.grpc.stub.StreamObserver;
+import io.opentelemetry.proto.collector.trace.v1.ExportTraceServiceRequest;
+import io.opentelemetry.proto.collector.trace.v1.ExportTraceServiceResponse;
+import io.opentelemetry.proto.collector.trace.v1.TraceServiceGrpc;
+import java.io.File;
+import java.io.IOException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Predicate;
+import java.util.function.Function;
+
+/**
+ * The next hop for forwarding tests: a plain grpc-java OTLP TraceService on a free port that
+ * keeps every request it accepts, and answers with whatever status {@link #failWith} decides.
+ */
+public final class GrpcOtlpReceiver implements OtlpReceiver {
+
+  private final Server server;
+  private final List<ExportTraceServiceRequest> requests = new ArrayList<>();
+  private volatile Function<ExportTraceServiceRequest, Status> failWith = request -> null;
+  private int attempts;
+
+  private GrpcOtlpReceiver(ServerCredentials credentials) throws IOException {
+    server = Grpc.newServerBuilderForPort(0, credentials)
+        .addService(new TraceServiceGrpc.TraceServiceImplBase() {
+          @Override
+          public void export(ExportTraceServiceRequest request,
+              StreamObserver<ExportTraceServiceResponse> responses) {
+            Status failure;
+            synchronized (GrpcOtlpReceiver.this) {
+              attempts++;
+              failure = failWith.apply(request);
+              if (failure == null) {
+                requests.add(request);
+                GrpcOtlpReceiver.this.notifyAll();
+              }
+            }
+            if (failure != null) {
+              responses.onError(failure.asRuntimeException());
+            } else {
+              responses.onNext(ExportTraceServiceResponse.getDefaultInstance());
+              responses.onCompleted();
+            }
+          }
+        })
+        .build()
+        .start();
+  }
+
+  public static GrpcOtlpReceiver plaintext() throws IOException {
+    return new GrpcOtlpReceiver(InsecureServerCredentials.create());
+  }
+
+  public static GrpcOtlpReceiver tls(File certificate, File key) throws IOException {
+    return new GrpcOtlpReceiver(TlsServerCredentials.create(certificate, key));
+  }
+
+  @Override
+  public int port() {
+    return server.getPort();
+  }
+
+  /** Decides each request's answer: null accepts it, a status refuses it. */
+  public void failWith(Function<ExportTraceServiceRequest, Status> decision) {
+    this.failWith = decision;
+  }
+
+  public synchronized int attempts() {
+    return attempts;
+  }
+
+  public synchronized List<ExportTraceServiceRequest> requests() {
+    return List.copyOf(requests);
+  }
+
+  @Override
+  public synchronized List<Received> await(Predicate<Received> which, int count, Duration timeout)
+      throws InterruptedException {
+    long deadline = System.nanoTime() + timeout.toNanos();
+    while (Received.matching(requests, which).size() < count) {
+      long left = deadline - System.nanoTime();
+      if (left <= 0) {
+        throw new AssertionError("only " + Received.matching(requests, which).size() + " of "
+            + count + " spans arrived");
+      }
+      TimeUnit.NANOSECONDS.timedWait(this, left);
+    }
+    return Received.matching(requests, which);
+  }
+
+  @Override
+  public void close() throws InterruptedException {
+    server.shutdownNow().awaitTermination(10, TimeUnit.SECONDS);
+  }
+}

@@ -1,0 +1,92 @@
+package dev.spanprof.testing;
+
+import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpServer;
+import dev.spanprof.ingest.OtlpTestSpans;
+import io.opentelemetry.proto.collector.trace.v1.ExportTraceServiceRequest;
+import java.io.ByteArrayInputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Predicate;
+import java.util.zip.GZIPInputStream;
+
+/**
+ * The next hop for OTLP/HTTP forwarding tests: {@code POST /v1/traces}, protobuf or JSON,
+ * optionally gzip; keeps each request and the content types it came with.
+ */
+public final class HttpOtlpReceiver implements OtlpReceiver {
+
+  private final HttpServer server;
+  private final List<ExportTraceServiceRequest> requests = new ArrayList<>();
+  private final List<String> contentTypes = new ArrayList<>();
+
+  public HttpOtlpReceiver() throws IOException {
+    server = HttpServer.create(new InetSocketAddress("localhost", 0), 0);
+    server.createContext("/v1/traces", this::handle);
+    server.start();
+  }
+
+  private void handle(HttpExchange exchange) throws IOException {
+    try (exchange) {
+      byte[] body = exchange.getRequestBody().readAllBytes();
+      if ("gzip".equals(exchange.getRequestHeaders().getFirst("Content-Encoding"))) {
+        try (InputStream in = new GZIPInputStream(new ByteArrayInputStream(body))) {
+          body = in.readAllBytes();
+        }
+      }
+      String contentType = exchange.getRequestHeaders().getFirst("Content-Type");
+      boolean json = "application/json".equals(contentType);
+      ExportTraceServiceRequest request = json
+          ? OtlpTestSpans.decodeJson(body) : ExportTraceServiceRequest.parseFrom(body);
+      synchronized (this) {
+        requests.add(request);
+        contentTypes.add(contentType);
+        notifyAll();
+      }
+      byte[] answer = json ? "{}".getBytes(StandardCharsets.UTF_8) : new byte[0];
+      exchange.getResponseHeaders().set("Content-Type", contentType);
+      exchange.sendResponseHeaders(200, answer.length == 0 ? -1 : answer.length);
+      if (answer.length > 0) {
+        try (OutputStream out = exchange.getResponseBody()) {
+          out.write(answer);
+        }
+      }
+    }
+  }
+
+  @Override
+  public int port() {
+    return server.getAddress().getPort();
+  }
+
+  public synchronized List<String> contentTypes() {
+    return List.copyOf(contentTypes);
+  }
+
+  @Override
+  public synchronized List<Received> await(Predicate<Received> which, int count, Duration timeout)
+      throws InterruptedException {
+    long deadline = System.nanoTime() + timeout.toNanos();
+    while (Received.matching(requests, which).size() < count) {
+      long left = deadline - System.nanoTime();
+      if (left <= 0) {
+        throw new AssertionError("only " + Received.matching(requests, which).size() + " of "
+            + count + " spans arrived");
+      }
+      TimeUnit.NANOSECONDS.timedWait(this, left);
+    }
+    return Received.matching(requests, which);
+  }
+
+  @Override
+  public void close() {
+    server.stop(0);
+  }
+}
