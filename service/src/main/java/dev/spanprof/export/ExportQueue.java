@@ -72,6 +72,20 @@ final class ExportQueue {
   /** The taken batch is resolved (sent or given up). */
   synchronized void done() {
     inFlight = 0;
+    notifyAll();
+  }
+
+  /** Waits until nothing is waiting or in flight; false when the timeout passed first. */
+  synchronized boolean awaitEmpty(long timeoutNanos) throws InterruptedException {
+    long deadline = System.nanoTime() + timeoutNanos;
+    while (!entries.isEmpty() || inFlight > 0) {
+      long left = deadline - System.nanoTime();
+      if (left <= 0) {
+        return false;
+      }
+      TimeUnit.NANOSECONDS.timedWait(this, left);
+    }
+    return true;
   }
 
   /** Stops waiting: takers get what is there at once. */

@@ -105,6 +105,14 @@ public final class Forwarder implements ProfileConsumer, AcceptedSpansConsumer {
     return queue.size();
   }
 
+  /**
+   * Waits until every span handed over so far is sent or given up (and counted); false when
+   * the timeout passed first.
+   */
+  boolean awaitSent(Duration timeout) throws InterruptedException {
+    return queue.awaitEmpty(timeout.toNanos());
+  }
+
   /** The last failure's message, for operators and tests; "" when none. */
   public String lastError() {
     return lastError;

@@ -1,11 +1,27 @@
 package dev.spanprof.export;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.google.protobuf.ByteString;
 import dev.spanprof.testing.GrpcOtlpReceiver;
+import dev.spanprof.testing.Ports;
+import io.opentelemetry.api.common.AttributeKey;
+import io.opentelemetry.api.common.Attributes;
+import io.opentelemetry.api.trace.Span;
+import io.opentelemetry.exporter.otlp.trace.OtlpGrpcSpanExporter;
+import io.opentelemetry.proto.common.v1.AnyValue;
+import io.opentelemetry.sdk.resources.Resource;
+import io.opentelemetry.sdk.trace.SdkTracerProvider;
+import io.opentelemetry.sdk.trace.export.SimpleSpanProcessor;
 import io.micronaut.context.annotation.Property;
 import io.micronaut.test.extensions.junit5.annotation.MicronautTest;
 import io.micronaut.test.support.TestPropertyProvider;
 import java.io.IOException;
+import java.time.Duration;
+import java.util.HexFormat;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 
 /** Forwarding over OTLP/gRPC (gzip) to a plain grpc-java TraceService. */
@@ -17,6 +33,30 @@ class GrpcForwardingTest extends ForwardingContract implements TestPropertyProvi
 
   GrpcForwardingTest() throws IOException {
     super(GrpcOtlpReceiver.plaintext());
+  }
+
+  /** The OpenTelemetry Java SDK → spanprof → next hop: the SDK's own attributes survive. */
+  @Test
+  void sdkExporter_spansArriveEnrichedWithTheirOwnAttributes() throws Exception {
+    SdkTracerProvider provider = SdkTracerProvider.builder()
+        .setResource(Resource.create(Attributes.of(AttributeKey.stringKey("service.name"), "sdk")))
+        .addSpanProcessor(SimpleSpanProcessor.create(OtlpGrpcSpanExporter.builder()
+            .setEndpoint("http://localhost:" + Ports.of(context).grpc()).build()))
+        .build();
+    Span span = provider.get("test").spanBuilder("sdk-call")
+        .setAttribute("app.user", "ada").startSpan();
+    span.end();
+    assertThat(provider.shutdown().join(30, TimeUnit.SECONDS).isSuccess()).isTrue();
+    time.advance(Duration.ofSeconds(5));
+    assembler.sweep();
+
+    ByteString spanId = ByteString.copyFrom(HexFormat.of().parseHex(span.getSpanContext().getSpanId()));
+    var received = receiver.await(r -> r.span().getSpanId().equals(spanId), 1, Duration.ofSeconds(30));
+
+    Map<String, AnyValue> attributes = attributes(received.get(0).span());
+    assertThat(attributes.get("app.user").getStringValue()).isEqualTo("ada");
+    assertThat(attributes.get("spanprof.resource").getStringValue()).isEqualTo("sdk");
+    assertThat(attributes.get("spanprof.trace.complete").getBoolValue()).isTrue();
   }
 
   @Override

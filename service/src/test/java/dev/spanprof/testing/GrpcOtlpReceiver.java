@@ -39,6 +39,7 @@ public final class GrpcOtlpReceiver implements OtlpReceiver {
             Status failure;
             synchronized (GrpcOtlpReceiver.this) {
               attempts++;
+              GrpcOtlpReceiver.this.notifyAll();
               failure = failWith.apply(request);
               if (failure == null) {
                 requests.add(request);
@@ -77,6 +78,18 @@ public final class GrpcOtlpReceiver implements OtlpReceiver {
 
   public synchronized int attempts() {
     return attempts;
+  }
+
+  /** Waits until at least {@code count} requests were answered, accepted or not. */
+  public synchronized void awaitAttempts(int count, Duration timeout) throws InterruptedException {
+    long deadline = System.nanoTime() + timeout.toNanos();
+    while (attempts < count) {
+      long left = deadline - System.nanoTime();
+      if (left <= 0) {
+        throw new AssertionError("only " + attempts + " of " + count + " requests arrived");
+      }
+      TimeUnit.NANOSECONDS.timedWait(this, left);
+    }
   }
 
   public synchronized List<ExportTraceServiceRequest> requests() {

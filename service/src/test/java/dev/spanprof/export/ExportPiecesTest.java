@@ -1,0 +1,98 @@
+package dev.spanprof.export;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.spanprof.analysis.SpanMapping;
+import dev.spanprof.analysis.SpanRecord;
+import dev.spanprof.analysis.TraceAnalyzer;
+import dev.spanprof.analysis.TraceProfile;
+import dev.spanprof.assembly.CompletedTrace;
+import dev.spanprof.assembly.Completion;
+import dev.spanprof.golden.GoldenCases;
+import dev.spanprof.ingest.OtlpTestSpans;
+import io.opentelemetry.proto.collector.trace.v1.ExportTraceServiceRequest;
+import io.opentelemetry.proto.common.v1.KeyValue;
+import io.opentelemetry.proto.trace.v1.Span;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Function;
+import java.util.stream.Collectors;
+import java.util.stream.IntStream;
+import org.junit.jupiter.api.Test;
+
+class ExportPiecesTest {
+
+  private final SpanEnricher enricher = new SpanEnricher((span, duration) -> 42.0);
+
+  @Test
+  void queue_full_dropsTheOldestAndSaysHowMany() throws Exception {
+    ExportQueue queue = new ExportQueue(3);
+    List<ExportEntry> entries = entries(5);
+
+    assertThat(queue.offer(entries)).isEqualTo(2);
+
+    List<ExportEntry> batch = queue.take(10, 0, 0);
+    assertThat(batch).containsExactlyElementsOf(entries.subList(2, 5));
+    assertThat(queue.size()).as("a taken batch counts until done").isEqualTo(3);
+    queue.done();
+    assertThat(queue.size()).isZero();
+  }
+
+  @Test
+  void enricher_appendsToTheOriginalBytes_keepsAttributesTheSpanHas() throws Exception {
+    List<SpanRecord> spans = OtlpTestSpans.fromJson(GoldenCases.otlpJson("seed-time-case3-overlap"));
+    TraceProfile profile = new TraceAnalyzer(SpanMapping.defaults()).analyze(spans.get(0).traceId(), spans);
+
+    List<ExportEntry> entries = enricher.enrich(
+        new CompletedTrace(spans.get(0).traceId(), spans, Completion.TIMEOUT, false), profile);
+
+    for (int i = 0; i < spans.size(); i++) {
+      byte[] original = spans.get(i).encoded();
+      byte[] enriched = entries.get(i).span();
+      // The original encoding is a prefix: nothing was re-encoded.
+      assertThat(Arrays.copyOf(enriched, original.length)).isEqualTo(original);
+      Span parsed = Span.parseFrom(enriched);
+      Map<String, Long> counts = parsed.getAttributesList().stream()
+          .collect(Collectors.groupingBy(KeyValue::getKey, Collectors.counting()));
+      // The seed spans carry spanprof.state already: it is not added a second time.
+      assertThat(counts).allSatisfy((key, count) -> assertThat(count).as(key).isEqualTo(1));
+      assertThat(counts).containsKeys("spanprof.resource", "spanprof.state",
+          "spanprof.self_time_ns", "spanprof.critical_path_ns", "spanprof.on_critical_path",
+          "spanprof.duration_percentile");
+    }
+  }
+
+  @Test
+  void enricher_evictedTrace_isNotComplete() throws Exception {
+    List<SpanRecord> spans = OtlpTestSpans.fromJson(GoldenCases.otlpJson("fanout-self-time"));
+    TraceProfile profile = new TraceAnalyzer(SpanMapping.defaults()).analyze(spans.get(0).traceId(), spans);
+
+    ExportEntry root = enricher.enrich(
+        new CompletedTrace(spans.get(0).traceId(), spans, Completion.EVICTED, false), profile).get(0);
+
+    Map<String, KeyValue> attributes = Span.parseFrom(root.span()).getAttributesList().stream()
+        .collect(Collectors.toMap(KeyValue::getKey, Function.identity(), (a, b) -> a));
+    assertThat(attributes.get("spanprof.trace.complete").getValue().getBoolValue()).isFalse();
+    assertThat(attributes.get("spanprof.duration_percentile").getValue().getDoubleValue()).isEqualTo(42.0);
+  }
+
+  @Test
+  void encoder_keepsTheResourceAndScopeGroupsOfTheOriginalRequest() throws Exception {
+    byte[] json = GoldenCases.otlpJson("fanout-self-time");
+    ExportTraceServiceRequest original = OtlpTestSpans.decodeJson(json);
+    List<SpanRecord> spans = OtlpTestSpans.fromJson(json);
+
+    ExportTraceServiceRequest encoded = ExportTraceServiceRequest.parseFrom(ExportRequestEncoder.encode(
+        spans.stream().map(span -> new ExportEntry(span.resource(), span.scope(), span.encoded())).toList()));
+
+    assertThat(encoded).isEqualTo(original);
+  }
+
+  private static List<ExportEntry> entries(int count) {
+    List<SpanRecord> spans = OtlpTestSpans.fromJson(GoldenCases.otlpJson("seed-time-c0-short"));
+    return IntStream.range(0, count)
+        .mapToObj(i -> new ExportEntry(spans.get(0).resource(), spans.get(0).scope(), new byte[] {(byte) i}))
+        .toList();
+  }
+}

@@ -1,0 +1,187 @@
+package dev.spanprof.export;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.google.protobuf.ByteString;
+import dev.spanprof.analysis.TraceId;
+import dev.spanprof.assembly.ManualTimeSource;
+import dev.spanprof.assembly.TraceAssembler;
+import dev.spanprof.assembly.TraceWorkers;
+import dev.spanprof.testing.GrpcOtlpReceiver;
+import dev.spanprof.testing.ManualRetryClock;
+import dev.spanprof.testing.Meters;
+import dev.spanprof.testing.Otlp;
+import dev.spanprof.testing.Ports;
+import dev.spanprof.testing.RecordingProfiles;
+import io.grpc.Status;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micronaut.context.ApplicationContext;
+import io.micronaut.context.annotation.Property;
+import io.micronaut.test.extensions.junit5.annotation.MicronautTest;
+import io.micronaut.test.support.TestPropertyProvider;
+import io.opentelemetry.proto.collector.trace.v1.ExportTraceServiceRequest;
+import io.opentelemetry.proto.trace.v1.Span;
+import jakarta.inject.Inject;
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.ByteBuffer;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.TestMethodOrder;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+
+/**
+ * The next hop fails: down for 30 s (on a retry clock that moves on instead of waiting), then
+ * refusing one batch as invalid. Nothing within the queue bound is lost, retries back off, and
+ * every span is accounted for exactly.
+ */
+@MicronautTest
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+@Property(name = "test.time", value = "manual")
+@Property(name = "test.profiles", value = "recording")
+@Property(name = "test.retry-clock", value = "manual")
+class ForwardingFailureTest implements TestPropertyProvider {
+
+  private static final int SPANS_PER_TRACE = 4;
+
+  private final GrpcOtlpReceiver receiver = GrpcOtlpReceiver.plaintext();
+
+  @Inject ApplicationContext context;
+  @Inject ManualTimeSource time;
+  @Inject ManualRetryClock retryClock;
+  @Inject TraceAssembler assembler;
+  @Inject TraceWorkers workers;
+  @Inject Forwarder forwarder;
+  @Inject RecordingProfiles analysed;
+  @Inject MeterRegistry registry;
+
+  ForwardingFailureTest() throws IOException {}
+
+  @Override
+  public Map<String, String> getProperties() {
+    return Map.of(
+        "spanprof.export.endpoint", "http://localhost:" + receiver.port(),
+        "spanprof.export.flush-interval", "10ms",
+        "spanprof.export.initial-backoff", "1s",
+        "spanprof.export.max-backoff", "30s");
+  }
+
+  @AfterAll
+  void stopReceiver() throws InterruptedException {
+    receiver.close();
+  }
+
+  @Test
+  @Order(1)
+  void nextHopDownFor30Seconds_retriedWithBackoff_nothingLost() throws Exception {
+    long downUntil = retryClock.nanoTime() + Duration.ofSeconds(30).toNanos();
+    receiver.failWith(request -> retryClock.nanoTime() < downUntil
+        ? Status.UNAVAILABLE.withDescription("restarting") : null);
+
+    for (int t = 1; t <= 3; t++) {
+      send(new TraceId(0xD0, t));
+    }
+    complete();
+    receiver.await(span -> true, 3 * SPANS_PER_TRACE, Duration.ofSeconds(30));
+    assertThat(forwarder.awaitSent(Duration.ofSeconds(30))).isTrue();
+
+    List<Duration> sleeps = retryClock.sleeps();
+    assertThat(sleeps.stream().mapToLong(Duration::toNanos).sum())
+        .isGreaterThanOrEqualTo(Duration.ofSeconds(30).toNanos());
+    for (int i = 0; i < Math.min(sleeps.size(), 5); i++) {
+      // Exponential with equal jitter: between half and all of 1 s · 2^i (capped at 30 s).
+      long base = Math.min(Duration.ofSeconds(1L << i).toNanos(), Duration.ofSeconds(30).toNanos());
+      assertThat(sleeps.get(i).toNanos()).as("wait %d", i).isBetween(base / 2, base);
+    }
+    Meters meters = new Meters(registry);
+    assertThat(meters.count("spanprof.export.retries", "reason", "unavailable")).isEqualTo(sleeps.size());
+    assertThat(meters.count("spanprof.exported.spans")).isEqualTo(3 * SPANS_PER_TRACE);
+    assertThat(failed()).isZero();
+    assertThat(forwarder.queuedSpans()).isZero();
+  }
+
+  @Test
+  @Order(2)
+  void nextHopAnswersInvalidArgument_batchDroppedAndCounted_forwardingContinues() throws Exception {
+    TraceId bad = new TraceId(0xBAD, 1);
+    receiver.failWith(request -> contains(request, bad)
+        ? Status.INVALID_ARGUMENT.withDescription("span too large") : null);
+    int attempts = receiver.attempts();
+
+    send(bad);
+    complete();
+    receiver.awaitAttempts(attempts + 1, Duration.ofSeconds(30));
+    TraceId good = new TraceId(0x600D, 1);
+    send(good);
+    complete();
+    receiver.await(span -> span.span().getTraceId().equals(bytes(good)), SPANS_PER_TRACE,
+        Duration.ofSeconds(30));
+    assertThat(forwarder.awaitSent(Duration.ofSeconds(30))).isTrue();
+
+    Meters meters = new Meters(registry);
+    assertThat(meters.count("spanprof.export.failed.spans", "reason", "invalid_argument"))
+        .isEqualTo(SPANS_PER_TRACE);
+    assertThat(forwarder.lastError()).isEqualTo("INVALID_ARGUMENT: span too large");
+  }
+
+  @Test
+  @Order(3)
+  void accounting_receivedIsExportedPlusFailedPlusBufferedPlusQueued() {
+    Meters meters = new Meters(registry);
+
+    double received = meters.count("spanprof.received.spans", "transport", "http");
+    double exported = meters.count("spanprof.exported.spans");
+    double buffered = assembler.bufferedSpans() + workers.queuedSpans() + forwarder.queuedSpans();
+
+    assertThat(received).isEqualTo(5 * SPANS_PER_TRACE);
+    assertThat(exported + failed() + buffered).isEqualTo(received);
+  }
+
+  private double failed() {
+    return registry.find("spanprof.export.failed.spans").counters().stream()
+        .mapToDouble(Counter::count).sum();
+  }
+
+  private void send(TraceId trace) throws Exception {
+    Span.Builder[] spans = new Span.Builder[SPANS_PER_TRACE];
+    for (int i = 0; i < SPANS_PER_TRACE; i++) {
+      spans[i] = Otlp.span(trace, i + 1);
+      if (i > 0) {
+        spans[i].setParentSpanId(ByteString.copyFrom(ByteBuffer.allocate(8).putLong(1).array()));
+      }
+    }
+    HttpResponse<String> response = HttpClient.newHttpClient().send(
+        HttpRequest.newBuilder(URI.create(Ports.of(context).httpUrl("/v1/traces")))
+            .header("Content-Type", "application/x-protobuf")
+            .POST(HttpRequest.BodyPublishers.ofByteArray(Otlp.request("svc", spans).toByteArray()))
+            .build(),
+        HttpResponse.BodyHandlers.ofString());
+    assertThat(response.statusCode()).isEqualTo(200);
+  }
+
+  private void complete() {
+    time.advance(Duration.ofSeconds(5));
+    assembler.sweep();
+  }
+
+  private static ByteString bytes(TraceId trace) {
+    return ByteString.copyFrom(ByteBuffer.allocate(16).putLong(trace.high()).putLong(trace.low()).array());
+  }
+
+  private static boolean contains(ExportTraceServiceRequest request, TraceId trace) {
+    return request.getResourceSpansList().stream()
+        .flatMap(resource -> resource.getScopeSpansList().stream())
+        .flatMap(scope -> scope.getSpansList().stream())
+        .anyMatch(span -> span.getTraceId().equals(bytes(trace)));
+  }
+}

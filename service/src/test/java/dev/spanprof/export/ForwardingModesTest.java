@@ -1,0 +1,73 @@
+package dev.spanprof.export;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.spanprof.analysis.TraceId;
+import dev.spanprof.testing.GrpcOtlpReceiver;
+import dev.spanprof.testing.Otlp;
+import dev.spanprof.testing.Ports;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micronaut.context.ApplicationContext;
+import io.micronaut.context.env.Environment;
+import io.micronaut.runtime.server.EmbeddedServer;
+import io.opentelemetry.proto.common.v1.KeyValue;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/** Pass-through forwarding, and forwarding what is buffered when the service shuts down. */
+class ForwardingModesTest {
+
+  @Test
+  void passthrough_forwardsOnReceiptWithoutWaitingOrEnriching() throws Exception {
+    try (GrpcOtlpReceiver receiver = GrpcOtlpReceiver.plaintext();
+        EmbeddedServer server = start(receiver, Map.of("spanprof.export.mode", "passthrough"))) {
+      post(server, new TraceId(0xAA, 1));
+
+      // The trace is still open (time never moves here), yet its spans are already forwarded.
+      assertThat(receiver.await(span -> true, 2, Duration.ofSeconds(30)))
+          .allSatisfy(span -> assertThat(span.span().getAttributesList())
+              .extracting(KeyValue::getKey).noneMatch(key -> key.startsWith("spanprof.")));
+    }
+  }
+
+  @Test
+  void shutdown_completesBufferedTracesAndSendsThemBeforeTheContextCloses() throws Exception {
+    try (GrpcOtlpReceiver receiver = GrpcOtlpReceiver.plaintext()) {
+      EmbeddedServer server = start(receiver, Map.of());
+      MeterRegistry registry = server.getApplicationContext().getBean(MeterRegistry.class);
+      post(server, new TraceId(0xBB, 1));
+      assertThat(receiver.attempts()).isZero();
+
+      server.getApplicationContext().close();
+
+      assertThat(receiver.requests()).isNotEmpty();
+      assertThat(registry.get("spanprof.exported.spans").counter().count()).isEqualTo(2);
+    }
+  }
+
+  private static EmbeddedServer start(GrpcOtlpReceiver receiver, Map<String, Object> extra) {
+    Map<String, Object> properties = new HashMap<>(Map.of(
+        "test.time", "manual",
+        "spanprof.export.endpoint", "http://localhost:" + receiver.port(),
+        "spanprof.export.flush-interval", "10ms"));
+    properties.putAll(extra);
+    return ApplicationContext.run(EmbeddedServer.class, properties, Environment.TEST);
+  }
+
+  private static void post(EmbeddedServer server, TraceId trace) throws Exception {
+    HttpResponse<String> response = HttpClient.newHttpClient().send(
+        HttpRequest.newBuilder(URI.create(Ports.of(server.getApplicationContext()).httpUrl("/v1/traces")))
+            .header("Content-Type", "application/x-protobuf")
+            .POST(HttpRequest.BodyPublishers.ofByteArray(
+                Otlp.request("svc", Otlp.span(trace, 1), Otlp.span(trace, 2)).toByteArray()))
+            .build(),
+        HttpResponse.BodyHandlers.ofString());
+    assertThat(response.statusCode()).isEqualTo(200);
+  }
+}
