@@ -14,6 +14,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
 import java.util.function.Predicate;
 import java.util.zip.GZIPInputStream;
 
@@ -26,6 +27,10 @@ public final class HttpOtlpReceiver implements OtlpReceiver {
   private final HttpServer server;
   private final List<ExportTraceServiceRequest> requests = new ArrayList<>();
   private final List<String> contentTypes = new ArrayList<>();
+  private volatile Function<ExportTraceServiceRequest, Answer> answer = request -> null;
+
+  /** A non-default answer: a status, a Retry-After (or null) and a protobuf response body. */
+  public record Answer(int status, String retryAfter, byte[] body) {}
 
   public HttpOtlpReceiver() throws IOException {
     server = HttpServer.create(new InetSocketAddress("localhost", 0), 0);
@@ -45,10 +50,26 @@ public final class HttpOtlpReceiver implements OtlpReceiver {
       boolean json = "application/json".equals(contentType);
       ExportTraceServiceRequest request = json
           ? OtlpTestSpans.decodeJson(body) : ExportTraceServiceRequest.parseFrom(body);
+      Answer special = answer.apply(request);
+      if (special != null && special.status() != 200) {
+        if (special.retryAfter() != null) {
+          exchange.getResponseHeaders().set("Retry-After", special.retryAfter());
+        }
+        exchange.sendResponseHeaders(special.status(), -1);
+        return;
+      }
       synchronized (this) {
         requests.add(request);
         contentTypes.add(contentType);
         notifyAll();
+      }
+      if (special != null) {
+        exchange.getResponseHeaders().set("Content-Type", contentType);
+        exchange.sendResponseHeaders(200, special.body().length);
+        try (OutputStream out = exchange.getResponseBody()) {
+          out.write(special.body());
+        }
+        return;
       }
       byte[] answer = json ? "{}".getBytes(StandardCharsets.UTF_8) : new byte[0];
       exchange.getResponseHeaders().set("Content-Type", contentType);
@@ -59,6 +80,11 @@ public final class HttpOtlpReceiver implements OtlpReceiver {
         }
       }
     }
+  }
+
+  /** Decides each request's answer: null for an empty 200. */
+  public void answerWith(Function<ExportTraceServiceRequest, Answer> decision) {
+    this.answer = decision;
   }
 
   @Override
