@@ -6,13 +6,11 @@ import com.google.gson.JsonObject;
 import com.google.gson.JsonParser;
 import dev.spanprof.analysis.SpanRecord;
 import dev.spanprof.analysis.TraceId;
-import dev.spanprof.assembly.ManualTimeSource;
-import dev.spanprof.assembly.TraceAssembler;
 import dev.spanprof.golden.GoldenCases;
 import dev.spanprof.ingest.OtlpTestSpans;
 import dev.spanprof.profile.DistributionService;
 import dev.spanprof.testing.Ports;
-import dev.spanprof.testing.RecordingProfiles;
+import dev.spanprof.testing.TestTraffic;
 import io.micronaut.context.ApplicationContext;
 import io.micronaut.context.annotation.Property;
 import io.micronaut.test.extensions.junit5.annotation.MicronautTest;
@@ -24,7 +22,6 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
-import java.time.Duration;
 import java.util.Base64;
 import org.HdrHistogram.Histogram;
 import org.junit.jupiter.api.BeforeAll;
@@ -42,21 +39,12 @@ class DistributionsControllerTest {
   private final HttpClient http = HttpClient.newHttpClient();
 
   @Inject ApplicationContext context;
-  @Inject ManualTimeSource time;
-  @Inject TraceAssembler assembler;
-  @Inject RecordingProfiles analysed;
   @Inject DistributionService distributions;
 
   @BeforeAll
   void analyseTheFanoutCase() throws Exception {
-    http.send(HttpRequest.newBuilder(URI.create(Ports.of(context).httpUrl("/v1/traces")))
-            .header("Content-Type", "application/json")
-            .POST(HttpRequest.BodyPublishers.ofByteArray(GoldenCases.otlpJson("fanout-self-time")))
-            .build(),
-        HttpResponse.BodyHandlers.ofString());
-    time.advance(Duration.ofSeconds(5));
-    assembler.sweep();
-    analysed.await(TraceId.fromHex("42a78925f1ecee2d8aecc9722a15fd9b"), Duration.ofSeconds(30));
+    TestTraffic.postGolden(context, "fanout-self-time");
+    TestTraffic.complete(context, TraceId.fromHex("42a78925f1ecee2d8aecc9722a15fd9b"));
   }
 
   @Test

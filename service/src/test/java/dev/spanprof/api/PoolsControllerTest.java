@@ -7,13 +7,10 @@ import com.google.gson.JsonArray;
 import com.google.gson.JsonObject;
 import com.google.gson.JsonParser;
 import dev.spanprof.analysis.TraceId;
-import dev.spanprof.assembly.ManualTimeSource;
-import dev.spanprof.assembly.TraceAssembler;
-import dev.spanprof.golden.GoldenCases;
 import dev.spanprof.profile.PoolService;
 import dev.spanprof.testing.ManualClock;
 import dev.spanprof.testing.Ports;
-import dev.spanprof.testing.RecordingProfiles;
+import dev.spanprof.testing.TestTraffic;
 import io.micronaut.context.ApplicationContext;
 import io.micronaut.context.annotation.Property;
 import io.micronaut.test.extensions.junit5.annotation.MicronautTest;
@@ -22,7 +19,6 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.time.Duration;
 import java.time.Instant;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -46,24 +42,13 @@ class PoolsControllerTest {
   private final HttpClient http = HttpClient.newHttpClient();
 
   @Inject ApplicationContext context;
-  @Inject ManualTimeSource time;
   @Inject ManualClock clock;
-  @Inject TraceAssembler assembler;
-  @Inject RecordingProfiles analysed;
   @Inject PoolService pools;
 
   @Test
   void pools_afterLateness_twoWindowsSumToTheTraceAttribution() throws Exception {
-    HttpResponse<String> posted = http.send(
-        HttpRequest.newBuilder(URI.create(Ports.of(context).httpUrl("/v1/traces")))
-            .header("Content-Type", "application/json")
-            .POST(HttpRequest.BodyPublishers.ofByteArray(GoldenCases.otlpJson("seed-profiling-dop")))
-            .build(),
-        HttpResponse.BodyHandlers.ofString());
-    assertThat(posted.statusCode()).isEqualTo(200);
-    time.advance(Duration.ofSeconds(5));
-    assembler.sweep();
-    analysed.await(TraceId.fromHex("853aeb57d1ff375755dbfeff4c772fa0"), Duration.ofSeconds(30));
+    TestTraffic.postGolden(context, "seed-profiling-dop");
+    TestTraffic.complete(context, TraceId.fromHex("853aeb57d1ff375755dbfeff4c772fa0"));
 
     // The trace spans [1700000000 s, 1700000020 s): its second window ends at 1700000020 s.
     clock.set(Instant.ofEpochSecond(1_700_000_020 + 30).minusNanos(1));

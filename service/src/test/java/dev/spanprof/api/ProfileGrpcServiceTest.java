@@ -8,14 +8,12 @@ import com.google.gson.JsonObject;
 import com.google.gson.JsonParser;
 import com.google.protobuf.ByteString;
 import dev.spanprof.analysis.TraceId;
-import dev.spanprof.assembly.ManualTimeSource;
-import dev.spanprof.assembly.TraceAssembler;
 import dev.spanprof.golden.GoldenCases;
 import dev.spanprof.profile.PoolService;
 import dev.spanprof.profile.RankingService;
 import dev.spanprof.testing.ManualClock;
 import dev.spanprof.testing.Ports;
-import dev.spanprof.testing.RecordingProfiles;
+import dev.spanprof.testing.TestTraffic;
 import dev.spanprof.v1.GetDistributionRequest;
 import dev.spanprof.v1.GetEdgesRequest;
 import dev.spanprof.v1.GetPoolsRequest;
@@ -31,12 +29,7 @@ import io.micronaut.context.ApplicationContext;
 import io.micronaut.context.annotation.Property;
 import io.micronaut.test.extensions.junit5.annotation.MicronautTest;
 import jakarta.inject.Inject;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
-import java.time.Duration;
 import java.time.Instant;
 import java.util.HexFormat;
 import java.util.concurrent.TimeUnit;
@@ -60,10 +53,7 @@ class ProfileGrpcServiceTest {
   private static final String TRACE = "853aeb57d1ff375755dbfeff4c772fa0";
 
   @Inject ApplicationContext context;
-  @Inject ManualTimeSource time;
   @Inject ManualClock clock;
-  @Inject TraceAssembler assembler;
-  @Inject RecordingProfiles analysed;
   @Inject RankingService ranking;
   @Inject PoolService pools;
   private ManagedChannel channel;
@@ -71,16 +61,8 @@ class ProfileGrpcServiceTest {
 
   @BeforeAll
   void analyseTheSeedTrace() throws Exception {
-    HttpResponse<String> posted = HttpClient.newHttpClient().send(
-        HttpRequest.newBuilder(URI.create(Ports.of(context).httpUrl("/v1/traces")))
-            .header("Content-Type", "application/json")
-            .POST(HttpRequest.BodyPublishers.ofByteArray(GoldenCases.otlpJson("seed-profiling-dop")))
-            .build(),
-        HttpResponse.BodyHandlers.ofString());
-    assertThat(posted.statusCode()).isEqualTo(200);
-    time.advance(Duration.ofSeconds(5));
-    assembler.sweep();
-    analysed.await(TraceId.fromHex(TRACE), Duration.ofSeconds(30));
+    TestTraffic.postGolden(context, "seed-profiling-dop");
+    TestTraffic.complete(context, TraceId.fromHex(TRACE));
     ranking.refresh();
     clock.set(Instant.ofEpochSecond(1_700_000_100));
     pools.finalizeDue();

@@ -3,15 +3,12 @@ package dev.spanprof.export;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.spanprof.analysis.TraceId;
-import dev.spanprof.assembly.ManualTimeSource;
-import dev.spanprof.assembly.TraceAssembler;
 import dev.spanprof.testing.HttpOtlpReceiver;
 import dev.spanprof.testing.HttpOtlpReceiver.Answer;
 import dev.spanprof.testing.ManualRetryClock;
 import dev.spanprof.testing.Meters;
 import dev.spanprof.testing.Otlp;
-import dev.spanprof.testing.Ports;
-import dev.spanprof.testing.RecordingProfiles;
+import dev.spanprof.testing.TestTraffic;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micronaut.context.ApplicationContext;
 import io.micronaut.context.annotation.Property;
@@ -21,10 +18,6 @@ import io.opentelemetry.proto.collector.trace.v1.ExportTracePartialSuccess;
 import io.opentelemetry.proto.collector.trace.v1.ExportTraceServiceResponse;
 import jakarta.inject.Inject;
 import java.io.IOException;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -44,11 +37,8 @@ class HttpForwardingFailureTest implements TestPropertyProvider {
   private final HttpOtlpReceiver receiver = new HttpOtlpReceiver();
 
   @Inject ApplicationContext context;
-  @Inject ManualTimeSource time;
   @Inject ManualRetryClock retryClock;
-  @Inject TraceAssembler assembler;
   @Inject Forwarder forwarder;
-  @Inject RecordingProfiles analysed;
   @Inject MeterRegistry registry;
 
   HttpForwardingFailureTest() throws IOException {}
@@ -113,17 +103,9 @@ class HttpForwardingFailureTest implements TestPropertyProvider {
   }
 
   private void sendAndComplete(TraceId trace) throws Exception {
-    HttpResponse<String> response = HttpClient.newHttpClient().send(
-        HttpRequest.newBuilder(URI.create(Ports.of(context).httpUrl("/v1/traces")))
-            .header("Content-Type", "application/x-protobuf")
-            .POST(HttpRequest.BodyPublishers.ofByteArray(
-                Otlp.request("svc", Otlp.span(trace, 1), Otlp.span(trace, 2)).toByteArray()))
-            .build(),
-        HttpResponse.BodyHandlers.ofString());
-    assertThat(response.statusCode()).isEqualTo(200);
-    time.advance(Duration.ofSeconds(5));
-    assembler.sweep();
+    TestTraffic.post(context, "application/x-protobuf",
+        Otlp.request("svc", Otlp.span(trace, 1), Otlp.span(trace, 2)).toByteArray());
     // Analysed means handed to the forwarder: the recording consumer is called after it.
-    analysed.await(trace, Duration.ofSeconds(30));
+    TestTraffic.complete(context, trace);
   }
 }

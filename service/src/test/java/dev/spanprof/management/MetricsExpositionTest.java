@@ -3,11 +3,8 @@ package dev.spanprof.management;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.spanprof.analysis.TraceId;
-import dev.spanprof.assembly.ManualTimeSource;
-import dev.spanprof.assembly.TraceAssembler;
-import dev.spanprof.golden.GoldenCases;
 import dev.spanprof.testing.Ports;
-import dev.spanprof.testing.RecordingProfiles;
+import dev.spanprof.testing.TestTraffic;
 import io.micronaut.context.ApplicationContext;
 import io.micronaut.context.annotation.Property;
 import io.micronaut.test.extensions.junit5.annotation.MicronautTest;
@@ -18,7 +15,6 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
-import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -48,20 +44,11 @@ class MetricsExpositionTest {
   private final HttpClient http = HttpClient.newHttpClient();
 
   @Inject ApplicationContext context;
-  @Inject ManualTimeSource time;
-  @Inject TraceAssembler assembler;
-  @Inject RecordingProfiles analysed;
 
   @BeforeEach
   void analyseATrace() throws Exception {
-    http.send(HttpRequest.newBuilder(URI.create(Ports.of(context).httpUrl("/v1/traces")))
-            .header("Content-Type", "application/json")
-            .POST(HttpRequest.BodyPublishers.ofByteArray(GoldenCases.otlpJson("fanout-self-time")))
-            .build(),
-        HttpResponse.BodyHandlers.ofString());
-    time.advance(Duration.ofSeconds(5));
-    assembler.sweep();
-    analysed.await(TraceId.fromHex("42a78925f1ecee2d8aecc9722a15fd9b"), Duration.ofSeconds(30));
+    TestTraffic.postGolden(context, "fanout-self-time");
+    TestTraffic.complete(context, TraceId.fromHex("42a78925f1ecee2d8aecc9722a15fd9b"));
   }
 
   @Test

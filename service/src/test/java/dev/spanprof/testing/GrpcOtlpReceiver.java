@@ -13,20 +13,16 @@ import io.opentelemetry.proto.collector.trace.v1.TraceServiceGrpc;
 import java.io.File;
 import java.io.IOException;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.concurrent.TimeUnit;
-import java.util.function.Predicate;
 import java.util.function.Function;
 
 /**
  * The next hop for forwarding tests: a plain grpc-java OTLP TraceService on a free port that
  * keeps every request it accepts, and answers with whatever status {@link #failWith} decides.
  */
-public final class GrpcOtlpReceiver implements OtlpReceiver {
+public final class GrpcOtlpReceiver extends RecordingReceiver {
 
   private final Server server;
-  private final List<ExportTraceServiceRequest> requests = new ArrayList<>();
   private volatile Function<ExportTraceServiceRequest, Status> failWith = request -> null;
   private int attempts;
 
@@ -42,8 +38,7 @@ public final class GrpcOtlpReceiver implements OtlpReceiver {
               GrpcOtlpReceiver.this.notifyAll();
               failure = failWith.apply(request);
               if (failure == null) {
-                requests.add(request);
-                GrpcOtlpReceiver.this.notifyAll();
+                record(request);
               }
             }
             if (failure != null) {
@@ -90,25 +85,6 @@ public final class GrpcOtlpReceiver implements OtlpReceiver {
       }
       TimeUnit.NANOSECONDS.timedWait(this, left);
     }
-  }
-
-  public synchronized List<ExportTraceServiceRequest> requests() {
-    return List.copyOf(requests);
-  }
-
-  @Override
-  public synchronized List<Received> await(Predicate<Received> which, int count, Duration timeout)
-      throws InterruptedException {
-    long deadline = System.nanoTime() + timeout.toNanos();
-    while (Received.matching(requests, which).size() < count) {
-      long left = deadline - System.nanoTime();
-      if (left <= 0) {
-        throw new AssertionError("only " + Received.matching(requests, which).size() + " of "
-            + count + " spans arrived");
-      }
-      TimeUnit.NANOSECONDS.timedWait(this, left);
-    }
-    return Received.matching(requests, which);
   }
 
   @Override

@@ -10,22 +10,18 @@ import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
-import java.util.function.Predicate;
 import java.util.zip.GZIPInputStream;
 
 /**
  * The next hop for OTLP/HTTP forwarding tests: {@code POST /v1/traces}, protobuf or JSON,
  * optionally gzip; keeps each request and the content types it came with.
  */
-public final class HttpOtlpReceiver implements OtlpReceiver {
+public final class HttpOtlpReceiver extends RecordingReceiver {
 
   private final HttpServer server;
-  private final List<ExportTraceServiceRequest> requests = new ArrayList<>();
   private final List<String> contentTypes = new ArrayList<>();
   private volatile Function<ExportTraceServiceRequest, Answer> answer = request -> null;
 
@@ -59,10 +55,9 @@ public final class HttpOtlpReceiver implements OtlpReceiver {
         return;
       }
       synchronized (this) {
-        requests.add(request);
         contentTypes.add(contentType);
-        notifyAll();
       }
+      record(request);
       if (special != null) {
         exchange.getResponseHeaders().set("Content-Type", contentType);
         exchange.sendResponseHeaders(200, special.body().length);
@@ -94,21 +89,6 @@ public final class HttpOtlpReceiver implements OtlpReceiver {
 
   public synchronized List<String> contentTypes() {
     return List.copyOf(contentTypes);
-  }
-
-  @Override
-  public synchronized List<Received> await(Predicate<Received> which, int count, Duration timeout)
-      throws InterruptedException {
-    long deadline = System.nanoTime() + timeout.toNanos();
-    while (Received.matching(requests, which).size() < count) {
-      long left = deadline - System.nanoTime();
-      if (left <= 0) {
-        throw new AssertionError("only " + Received.matching(requests, which).size() + " of "
-            + count + " spans arrived");
-      }
-      TimeUnit.NANOSECONDS.timedWait(this, left);
-    }
-    return Received.matching(requests, which);
   }
 
   @Override
