@@ -1,0 +1,98 @@
+package dev.spanprof.bench;
+
+import io.grpc.BindableService;
+import io.grpc.MethodDescriptor;
+import io.grpc.Server;
+import io.grpc.ServerServiceDefinition;
+import io.grpc.netty.NettyServerBuilder;
+import io.grpc.protobuf.ProtoUtils;
+import io.grpc.stub.ServerCalls;
+import io.opentelemetry.proto.collector.trace.v1.ExportTraceServiceRequest;
+import io.opentelemetry.proto.collector.trace.v1.ExportTraceServiceResponse;
+import io.opentelemetry.proto.collector.trace.v1.TraceServiceGrpc;
+import io.opentelemetry.proto.trace.v1.ResourceSpans;
+import io.opentelemetry.proto.trace.v1.ScopeSpans;
+import java.io.ByteArrayInputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.LongAdder;
+
+/**
+ * The physical limit to compare spanprof with: an OTLP/gRPC server on the same stack (grpc-java
+ * on Netty, requests taken as bytes) that parses each request and discards it.
+ */
+public final class DecodeOnlySink implements AutoCloseable {
+
+  private static final MethodDescriptor<byte[], ExportTraceServiceResponse> EXPORT =
+      TraceServiceGrpc.getExportMethod().toBuilder(new MethodDescriptor.Marshaller<byte[]>() {
+        @Override
+        public InputStream stream(byte[] value) {
+          return new ByteArrayInputStream(value);
+        }
+
+        @Override
+        public byte[] parse(InputStream stream) {
+          try (stream) {
+            return stream.readAllBytes();
+          } catch (IOException e) {
+            throw new UncheckedIOException(e);
+          }
+        }
+      }, ProtoUtils.marshaller(ExportTraceServiceResponse.getDefaultInstance())).build();
+
+  private final Server server;
+  private final LongAdder spans = new LongAdder();
+
+  public DecodeOnlySink(int port) throws IOException {
+    BindableService service = () -> ServerServiceDefinition.builder(TraceServiceGrpc.SERVICE_NAME)
+        .addMethod(EXPORT, ServerCalls.asyncUnaryCall((body, responses) -> {
+          try {
+            ExportTraceServiceRequest request = ExportTraceServiceRequest.parseFrom(body);
+            long count = 0;
+            for (ResourceSpans resource : request.getResourceSpansList()) {
+              for (ScopeSpans scope : resource.getScopeSpansList()) {
+                count += scope.getSpansCount();
+              }
+            }
+            spans.add(count);
+            responses.onNext(ExportTraceServiceResponse.getDefaultInstance());
+            responses.onCompleted();
+          } catch (IOException e) {
+            responses.onError(io.grpc.Status.INVALID_ARGUMENT.withDescription(e.getMessage())
+                .asRuntimeException());
+          }
+        }))
+        .build();
+    server = NettyServerBuilder.forPort(port)
+        .maxInboundMessageSize(16 * 1024 * 1024)
+        .addService(service)
+        .build()
+        .start();
+  }
+
+  /**
+   * Runs a sink until the process is stopped, e.g. as spanprof's discarding next hop:
+   * {@code java -cp bench/target/benchmarks.jar dev.spanprof.bench.DecodeOnlySink 4320}.
+   */
+  public static void main(String[] args) throws Exception {
+    DecodeOnlySink sink = new DecodeOnlySink(args.length > 0 ? Integer.parseInt(args[0]) : 4320);
+    System.out.println("decode-only OTLP/gRPC sink on port " + sink.port());
+    sink.server.awaitTermination();
+  }
+
+  public int port() {
+    return server.getPort();
+  }
+
+  /** Spans decoded so far. */
+  public long spans() {
+    return spans.sum();
+  }
+
+  @Override
+  public void close() throws InterruptedException {
+    server.shutdownNow().awaitTermination(10, TimeUnit.SECONDS);
+  }
+}

@@ -1,0 +1,227 @@
+package dev.spanprof.bench;
+
+import io.grpc.CallOptions;
+import io.grpc.ManagedChannel;
+import io.grpc.MethodDescriptor;
+import io.grpc.Status;
+import io.grpc.StatusRuntimeException;
+import io.grpc.netty.NettyChannelBuilder;
+import io.grpc.protobuf.ProtoUtils;
+import io.grpc.stub.ClientCalls;
+import io.opentelemetry.proto.collector.trace.v1.ExportTraceServiceResponse;
+import io.opentelemetry.proto.collector.trace.v1.TraceServiceGrpc;
+import java.io.ByteArrayInputStream;
+import java.io.InputStream;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.LongAdder;
+import java.util.concurrent.locks.LockSupport;
+import org.HdrHistogram.Histogram;
+import org.HdrHistogram.Recorder;
+
+/**
+ * Sends OTLP/gRPC traffic to spanprof (or to the decode-only sink) from concurrent streams, flat
+ * out or at a fixed rate, for a fixed time, and reports what was accepted.
+ *
+ * <pre>
+ * java -cp bench/target/benchmarks.jar dev.spanprof.bench.LoadGenerator \
+ *     --target=localhost:4317 --streams=4 --duration=30s [--rate=100000] [--compare]
+ * </pre>
+ *
+ * Options: {@code --target} host:port of spanprof's gRPC port; {@code --metrics} its
+ * /metrics URL (default the target host, port 9464); {@code --streams}; {@code --duration};
+ * {@code --rate} total spans per second, 0 for flat out; {@code --spans-per-request} (512);
+ * {@code --spans-per-trace} (20); {@code --sink} to load an in-process decode-only sink
+ * instead; {@code --compare} to load the sink first and then the target, and print the ratio.
+ */
+public final class LoadGenerator {
+
+  private static final MethodDescriptor<byte[], ExportTraceServiceResponse> EXPORT =
+      TraceServiceGrpc.getExportMethod().toBuilder(new MethodDescriptor.Marshaller<byte[]>() {
+        @Override
+        public InputStream stream(byte[] value) {
+          return new ByteArrayInputStream(value);
+        }
+
+        @Override
+        public byte[] parse(InputStream stream) {
+          throw new UnsupportedOperationException("requests are only sent");
+        }
+      }, ProtoUtils.marshaller(ExportTraceServiceResponse.getDefaultInstance())).build();
+
+  /** What one run is asked to do. */
+  public record Options(String host, int port, int streams, Duration duration, long rate,
+      int spansPerRequest, int spansPerTrace) {}
+
+  /** What one run achieved. */
+  public record Result(long acceptedSpans, long refusedSpans, long errors, Duration elapsed,
+      Histogram latencyMicros, double bytesPerSpan) {
+
+    public double acceptedPerSecond() {
+      return acceptedSpans / (elapsed.toNanos() / 1e9);
+    }
+  }
+
+  private LoadGenerator() {}
+
+  public static void main(String[] args) throws Exception {
+    Map<String, String> flags = flags(args);
+    String[] target = flags.getOrDefault("target", "localhost:4317").split(":");
+    Options options = new Options(target[0], Integer.parseInt(target[1]),
+        Integer.parseInt(flags.getOrDefault("streams", "4")),
+        parseDuration(flags.getOrDefault("duration", "30s")),
+        Long.parseLong(flags.getOrDefault("rate", "0")),
+        Integer.parseInt(flags.getOrDefault("spans-per-request", "512")),
+        Integer.parseInt(flags.getOrDefault("spans-per-trace", "20")));
+    String metrics = flags.getOrDefault("metrics", "http://" + options.host() + ":9464/metrics");
+    if (flags.containsKey("sink") || flags.containsKey("compare")) {
+      try (DecodeOnlySink sink = new DecodeOnlySink(0)) {
+        Result limit = run(new Options("localhost", sink.port(), options.streams(),
+            options.duration(), options.rate(), options.spansPerRequest(), options.spansPerTrace()));
+        print("decode-only sink", options, limit);
+        if (flags.containsKey("compare")) {
+          Result spanprof = run(options);
+          print("spanprof", options, spanprof);
+          System.out.println(serverCounters(metrics));
+          System.out.printf(Locale.ROOT, "ratio spanprof / sink: %.1f %%%n",
+              100 * spanprof.acceptedPerSecond() / limit.acceptedPerSecond());
+        }
+      }
+      return;
+    }
+    print("spanprof", options, run(options));
+    System.out.println(serverCounters(metrics));
+  }
+
+  /** Runs the load and returns what was accepted. */
+  public static Result run(Options options) throws InterruptedException {
+    ManagedChannel channel = NettyChannelBuilder.forAddress(options.host(), options.port())
+        .usePlaintext().maxInboundMessageSize(16 * 1024 * 1024).build();
+    Workload workload = new Workload(options.spansPerTrace(), options.spansPerRequest());
+    LongAdder accepted = new LongAdder();
+    LongAdder refused = new LongAdder();
+    LongAdder errors = new LongAdder();
+    LongAdder bytes = new LongAdder();
+    LongAdder requests = new LongAdder();
+    Recorder latency = new Recorder(3);
+    long start = System.nanoTime();
+    long end = start + options.duration().toNanos();
+    // Each stream keeps its share of the rate by sending on a schedule, not in bursts.
+    long intervalNanos = options.rate() <= 0 ? 0
+        : (long) (1e9 * options.spansPerRequest() * options.streams() / options.rate());
+    List<Thread> streams = new ArrayList<>();
+    for (int s = 0; s < options.streams(); s++) {
+      Thread stream = new Thread(() -> {
+        long next = System.nanoTime();
+        while (System.nanoTime() < end) {
+          byte[] request = workload.request(System.currentTimeMillis() * 1_000_000L).toByteArray();
+          bytes.add(request.length);
+          requests.increment();
+          long sent = System.nanoTime();
+          try {
+            ExportTraceServiceResponse response = ClientCalls.blockingUnaryCall(channel, EXPORT,
+                CallOptions.DEFAULT.withDeadlineAfter(30, TimeUnit.SECONDS), request);
+            long rejected = response.getPartialSuccess().getRejectedSpans();
+            accepted.add(options.spansPerRequest() - rejected);
+            refused.add(rejected);
+          } catch (StatusRuntimeException e) {
+            Status.Code code = e.getStatus().getCode();
+            if (code == Status.Code.RESOURCE_EXHAUSTED || code == Status.Code.UNAVAILABLE) {
+              refused.add(options.spansPerRequest());
+            } else {
+              errors.increment();
+            }
+          }
+          latency.recordValue(Math.max(1, (System.nanoTime() - sent) / 1000));
+          if (intervalNanos > 0) {
+            next += intervalNanos;
+            long wait = next - System.nanoTime();
+            if (wait > 0) {
+              LockSupport.parkNanos(wait);
+            }
+          }
+        }
+      }, "load-" + s);
+      stream.start();
+      streams.add(stream);
+    }
+    for (Thread stream : streams) {
+      stream.join();
+    }
+    Duration elapsed = Duration.ofNanos(System.nanoTime() - start);
+    channel.shutdownNow().awaitTermination(10, TimeUnit.SECONDS);
+    long sentSpans = requests.sum() * options.spansPerRequest();
+    return new Result(accepted.sum(), refused.sum(), errors.sum(), elapsed,
+        latency.getIntervalHistogram(), sentSpans == 0 ? 0 : (double) bytes.sum() / sentSpans);
+  }
+
+  private static void print(String name, Options options, Result result) {
+    Histogram latency = result.latencyMicros();
+    System.out.printf(Locale.ROOT, "%s: %d streams, %s, %s, %d spans/request, %d spans/trace, "
+            + "%.0f bytes/span encoded%n", name, options.streams(), options.duration(),
+        options.rate() <= 0 ? "flat out" : options.rate() + " spans/s", options.spansPerRequest(),
+        options.spansPerTrace(), result.bytesPerSpan());
+    System.out.printf(Locale.ROOT, "  accepted %d spans (%.0f spans/s), refused %d, errors %d%n",
+        result.acceptedSpans(), result.acceptedPerSecond(), result.refusedSpans(), result.errors());
+    System.out.printf(Locale.ROOT, "  export latency ms: p50 %.2f  p90 %.2f  p99 %.2f  max %.2f%n",
+        latency.getValueAtPercentile(50) / 1000.0, latency.getValueAtPercentile(90) / 1000.0,
+        latency.getValueAtPercentile(99) / 1000.0, latency.getMaxValue() / 1000.0);
+  }
+
+  /** The server's own counters of what it received, refused, buffered and analysed. */
+  public static String serverCounters(String metricsUrl) {
+    try {
+      String scrape = HttpClient.newHttpClient().send(
+          HttpRequest.newBuilder(URI.create(metricsUrl)).build(),
+          HttpResponse.BodyHandlers.ofString()).body();
+      Map<String, Double> sums = new LinkedHashMap<>();
+      for (String name : List.of("spanprof_received_spans_total", "spanprof_refused_spans_total",
+          "spanprof_buffered_spans", "spanprof_completed_spans_total", "spanprof_traces_total")) {
+        sums.put(name, sum(scrape, name));
+      }
+      StringBuilder line = new StringBuilder("  server:");
+      sums.forEach((name, value) -> line.append(' ').append(name).append('=')
+          .append(String.format(Locale.ROOT, "%.0f", value)));
+      return line.toString();
+    } catch (Exception e) {
+      return "  server counters unavailable from " + metricsUrl + ": " + e;
+    }
+  }
+
+  /** The sum of every sample of {@code metric} in a Prometheus text scrape. */
+  public static double sum(String scrape, String metric) {
+    double total = 0;
+    for (String line : scrape.split("\n")) {
+      if (line.startsWith(metric + "{") || line.startsWith(metric + " ")) {
+        total += Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1));
+      }
+    }
+    return total;
+  }
+
+  private static Map<String, String> flags(String[] args) {
+    Map<String, String> flags = new LinkedHashMap<>();
+    for (String arg : args) {
+      if (!arg.startsWith("--")) {
+        throw new IllegalArgumentException("options look like --name=value, got '" + arg + "'");
+      }
+      int equals = arg.indexOf('=');
+      flags.put(equals < 0 ? arg.substring(2) : arg.substring(2, equals),
+          equals < 0 ? "" : arg.substring(equals + 1));
+    }
+    return flags;
+  }
+
+  private static Duration parseDuration(String text) {
+    return Duration.parse("PT" + text.toUpperCase(Locale.ROOT));
+  }
+}

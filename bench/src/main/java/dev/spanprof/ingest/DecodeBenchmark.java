@@ -1,0 +1,46 @@
+package dev.spanprof.ingest;
+
+import dev.spanprof.bench.Workload;
+import io.opentelemetry.proto.collector.trace.v1.ExportTraceServiceRequest;
+import java.util.concurrent.TimeUnit;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OperationsPerInvocation;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+
+/**
+ * OTLP decode into span records: parse a 512-span export request and map it, as both OTLP
+ * endpoints do. Reported per span.
+ */
+@State(Scope.Thread)
+@BenchmarkMode(Mode.AverageTime)
+@OutputTimeUnit(TimeUnit.NANOSECONDS)
+public class DecodeBenchmark {
+
+  static final int SPANS = 512;
+
+  private byte[] request;
+  private OtlpTraceMapper mapper;
+
+  @Setup
+  public void setUp() {
+    request = new Workload(20, SPANS).request(1_700_000_000_000_000_000L).toByteArray();
+    mapper = new OtlpTraceMapper(new StringInterner(100_000));
+  }
+
+  @Benchmark
+  @OperationsPerInvocation(SPANS)
+  public MappedRequest parseAndMap() throws Exception {
+    return mapper.map(ExportTraceServiceRequest.parseFrom(request));
+  }
+
+  @Benchmark
+  @OperationsPerInvocation(SPANS)
+  public ExportTraceServiceRequest parseOnly() throws Exception {
+    return ExportTraceServiceRequest.parseFrom(request);
+  }
+}

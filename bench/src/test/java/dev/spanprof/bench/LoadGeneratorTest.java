@@ -1,0 +1,44 @@
+package dev.spanprof.bench;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.micronaut.context.ApplicationContext;
+import io.micronaut.runtime.server.EmbeddedServer;
+import dev.spanprof.management.ManagementServer;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/** The load generator's counts agree with what an in-process spanprof says it received. */
+class LoadGeneratorTest {
+
+  @Test
+  void run_acceptedSpansEqualTheServersReceivedCounter() throws Exception {
+    int grpcPort;
+    try (ServerSocket free = new ServerSocket(0)) {
+      grpcPort = free.getLocalPort();
+    }
+    try (EmbeddedServer server = ApplicationContext.run(EmbeddedServer.class, Map.of(
+        "micronaut.server.port", -1, "grpc.server.port", grpcPort, "spanprof.management.port", 0))) {
+      LoadGenerator.Result result = LoadGenerator.run(new LoadGenerator.Options(
+          "localhost", grpcPort, 2, Duration.ofSeconds(1), 20_000, 64, 16));
+
+      String metrics = "http://localhost:"
+          + server.getApplicationContext().getBean(ManagementServer.class).port() + "/metrics";
+      String scrape = HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create(metrics)).build(),
+          HttpResponse.BodyHandlers.ofString()).body();
+      assertThat(result.acceptedSpans()).isPositive();
+      assertThat(result.refusedSpans()).isZero();
+      assertThat(result.errors()).isZero();
+      assertThat(LoadGenerator.sum(scrape, "spanprof_received_spans_total"))
+          .isEqualTo(result.acceptedSpans());
+      assertThat(result.latencyMicros().getTotalCount()).isEqualTo(result.acceptedSpans() / 64);
+      assertThat(result.bytesPerSpan()).isBetween(300.0, 600.0);
+    }
+  }
+}
