@@ -8,8 +8,9 @@ import java.util.concurrent.atomic.AtomicReferenceArray;
 import java.util.concurrent.atomic.DoubleAdder;
 import org.HdrHistogram.AbstractHistogram;
 import org.HdrHistogram.Histogram;
+import org.HdrHistogram.HistogramIterationValue;
 import org.HdrHistogram.PackedHistogram;
-import org.HdrHistogram.Recorder;
+import org.HdrHistogram.SingleWriterRecorder;
 
 /**
  * One distribution series (semantics.md §5): values in nanoseconds, recorded into HdrHistogram
@@ -23,19 +24,25 @@ import org.HdrHistogram.Recorder;
  * thousand times costs about 700 bytes, an idle one about 320, where a dense 3-digit histogram
  * over 1 µs to 1 h costs about 270 KB.
  *
- * <p><b>Hot path.</b> {@link #record} writes into a {@link Recorder} (wait-free for writers) and
- * never takes a lock. {@link #flush} moves what was recorded since into the cumulative histogram
- * and the current window slice; {@link #advance} also starts a new slice and drops the oldest, so
- * the window is the last {@code slices} slices.
+ * <p><b>Hot path.</b> {@link #record} writes into a packed {@link SingleWriterRecorder}; writers
+ * of one series take turns on that series' own monitor (there is no global lock, and the reader
+ * never blocks a writer: {@link #flush} swaps interval histograms through the recorder's
+ * phaser). Not the multi-writer packed {@code Recorder}: in HdrHistogram 2.2.2 its packed
+ * concurrent histogram stalls a flip forever when two threads record into it (reproduced in
+ * isolation: two writers, a reader taking interval histograms every 200 ms, stuck within a
+ * second; the same test with a single-writer recorder and writers taking turns records 175
+ * million values in 20 s). {@link #flush} moves what was recorded since into the cumulative
+ * histogram and the current window slice; {@link #advance} also starts a new slice and drops
+ * the oldest, so the window is the last {@code slices} slices.
  *
  * <p><b>Coordinated omission.</b> With an expected interval, every value is also recorded with
- * {@link Recorder#recordValueWithExpectedInterval}, which back-fills the samples a stalled
+ * {@link SingleWriterRecorder#recordValueWithExpectedInterval}, which back-fills the samples a stalled
  * measurement missed; both views are kept ({@code correction="raw|corrected"}).
  */
 public final class Distribution {
 
-  private final Recorder raw;
-  private final Recorder corrected;
+  private final SingleWriterRecorder raw;
+  private final SingleWriterRecorder corrected;
   private final long expectedIntervalNanos;
   private final int significantDigits;
   private final int slices;
@@ -51,6 +58,8 @@ public final class Distribution {
   private final ArrayDeque<PackedHistogram> windowCorrected = new ArrayDeque<>();
   private Histogram recycled;
   private Histogram recycledCorrected;
+  /** The cumulative view's recorded bucket tops and counts at or below them, as of the last flush. */
+  private volatile long[][] rankTable = {new long[0], new long[0]};
 
   /**
    * @param boundariesNanos the export's bucket upper bounds, ascending; one exemplar is kept per
@@ -64,8 +73,8 @@ public final class Distribution {
     this.boundariesNanos = boundariesNanos.clone();
     this.exemplars = new AtomicReferenceArray<>(boundariesNanos.length + 1);
     this.expectedIntervalNanos = expectedIntervalNanos;
-    this.raw = new Recorder(significantDigits, true);
-    this.corrected = expectedIntervalNanos > 0 ? new Recorder(significantDigits, true) : null;
+    this.raw = new SingleWriterRecorder(significantDigits, true);
+    this.corrected = expectedIntervalNanos > 0 ? new SingleWriterRecorder(significantDigits, true) : null;
     this.cumulative = new PackedHistogram(significantDigits);
     this.cumulativeCorrected = corrected != null ? new PackedHistogram(significantDigits) : null;
     this.window.addLast(new PackedHistogram(significantDigits));
@@ -78,12 +87,14 @@ public final class Distribution {
   /** A recent sample of one bucket, to link the metric to a trace. */
   public record Exemplar(long valueNanos, TraceId traceId, long spanId, long epochMillis) {}
 
-  /** Records a value; never blocks. Negative values are recorded as 0. */
+  /** Records a value; waits only for another writer of this series. Negative values count as 0. */
   public void record(long valueNanos, TraceId traceId, long spanId, long nowNanos, long epochMillis) {
     long value = Math.max(0, valueNanos);
-    raw.recordValue(value);
-    if (corrected != null) {
-      corrected.recordValueWithExpectedInterval(value, expectedIntervalNanos);
+    synchronized (raw) {
+      raw.recordValue(value);
+      if (corrected != null) {
+        corrected.recordValueWithExpectedInterval(value, expectedIntervalNanos);
+      }
     }
     sumNanos.add(value);
     lastRecordNanos = nowNanos;
@@ -106,7 +117,10 @@ public final class Distribution {
   /** Moves what was recorded since the last flush into the cumulative view and current slice. */
   public synchronized void flush() {
     recycled = raw.getIntervalHistogram(recycled);
-    cumulative.add(recycled);
+    if (recycled.getTotalCount() > 0) {
+      cumulative.add(recycled);
+      rankTable = rankTable(cumulative);
+    }
     window.peekLast().add(recycled);
     if (corrected != null) {
       recycledCorrected = corrected.getIntervalHistogram(recycledCorrected);
@@ -139,10 +153,33 @@ public final class Distribution {
         corrected == null ? null : merge(windowCorrected), sumNanos.sum(), exemplarList());
   }
 
-  /** The percentage (0–100) of recorded values at or below {@code valueNanos}, cumulatively. */
-  public synchronized double percentileRank(long valueNanos) {
-    flush();
-    return cumulative.getTotalCount() == 0 ? 0 : cumulative.getPercentileAtOrBelowValue(valueNanos);
+  /**
+   * The percentage (0–100) of values at or below {@code valueNanos} in the cumulative view as of
+   * the last {@link #flush} (the window advances flush every slice). A binary search in a table of
+   * the recorded buckets, built at each flush: cheap enough to ask for every span.
+   */
+  public double percentileRank(long valueNanos) {
+    long[][] table = rankTable;
+    long[] tops = table[0];
+    long[] atOrBelow = table[1];
+    if (tops.length == 0) {
+      return 0;
+    }
+    int index = Arrays.binarySearch(tops, valueNanos);
+    int bucket = index >= 0 ? index : -index - 2; // the last bucket whose top is <= the value
+    return bucket < 0 ? 0 : 100.0 * atOrBelow[bucket] / atOrBelow[atOrBelow.length - 1];
+  }
+
+  private static long[][] rankTable(AbstractHistogram histogram) {
+    List<Long> tops = new ArrayList<>();
+    List<Long> counts = new ArrayList<>();
+    for (HistogramIterationValue value : histogram.recordedValues()) {
+      tops.add(histogram.highestEquivalentValue(value.getValueIteratedTo()));
+      counts.add(value.getTotalCountToThisValue());
+    }
+    return new long[][] {
+        tops.stream().mapToLong(Long::longValue).toArray(),
+        counts.stream().mapToLong(Long::longValue).toArray()};
   }
 
   /** Bytes the histograms of this series take now (HdrHistogram's estimate). */

@@ -96,6 +96,11 @@ public final class DistributionRegistry {
         nowNanos);
   }
 
+  /** The series of {@code key} if it exists; never creates one. */
+  public Distribution get(SeriesKey key) {
+    return series.get(key);
+  }
+
   /** The overflow series' key of {@code kind}. */
   public static SeriesKey overflowKey(Kind kind) {
     return new SeriesKey(kind, List.of(OVERFLOW_LABEL), List.of("true"));

@@ -18,6 +18,8 @@ public final class ExportConfiguration {
   public static final int DEFAULT_MAX_BATCH_SPANS = 1024;
   public static final Duration DEFAULT_FLUSH_INTERVAL = Duration.ofSeconds(1);
   public static final int DEFAULT_QUEUE_SPANS = 200_000;
+  /** Concurrent export requests, like the collector's {@code sending_queue.num_consumers}. */
+  public static final int DEFAULT_NUM_CONSUMERS = 4;
   public static final Duration DEFAULT_MAX_ELAPSED = Duration.ofMinutes(5);
   public static final Duration DEFAULT_INITIAL_BACKOFF = Duration.ofSeconds(1);
   public static final Duration DEFAULT_MAX_BACKOFF = Duration.ofSeconds(30);
@@ -40,6 +42,7 @@ public final class ExportConfiguration {
   private int maxBatchSpans = DEFAULT_MAX_BATCH_SPANS;
   private Duration flushInterval = DEFAULT_FLUSH_INTERVAL;
   private int queueSpans = DEFAULT_QUEUE_SPANS;
+  private int numConsumers = DEFAULT_NUM_CONSUMERS;
   private Duration maxElapsed = DEFAULT_MAX_ELAPSED;
   private Duration initialBackoff = DEFAULT_INITIAL_BACKOFF;
   private Duration maxBackoff = DEFAULT_MAX_BACKOFF;
@@ -149,6 +152,15 @@ public final class ExportConfiguration {
 
   public void setQueueSpans(int queueSpans) {
     this.queueSpans = queueSpans;
+  }
+
+  /** How many batches are sent at once. */
+  public int getNumConsumers() {
+    return numConsumers;
+  }
+
+  public void setNumConsumers(int numConsumers) {
+    this.numConsumers = numConsumers;
   }
 
   /** How long a batch is retried before it is given up. */

@@ -6,10 +6,10 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Spans waiting to be sent, at most {@code capacity}, and the batch being sent. When full, the
+ * Spans waiting to be sent, at most {@code capacity}, and the batches being sent. When full, the
  * oldest make room and are reported as dropped: under a long outage the newest data is the most
- * useful. A taken batch stays counted (in flight) until {@link #done()}, so the count never
- * misses spans between leaving the queue and being resolved.
+ * useful. A taken batch stays counted (in flight) until {@link #done}, so the count never misses
+ * spans between leaving the queue and being resolved.
  */
 final class ExportQueue {
 
@@ -65,13 +65,13 @@ final class ExportQueue {
     while (batch.size() < max && !entries.isEmpty()) {
       batch.add(entries.removeFirst());
     }
-    inFlight = batch.size();
+    inFlight += batch.size();
     return batch;
   }
 
-  /** The taken batch is resolved (sent or given up). */
-  synchronized void done() {
-    inFlight = 0;
+  /** A taken batch of {@code spans} is resolved (sent or given up). */
+  synchronized void done(int spans) {
+    inFlight -= spans;
     notifyAll();
   }
 
@@ -99,12 +99,12 @@ final class ExportQueue {
     return entries.size() + inFlight;
   }
 
-  /** Spans waiting, not counting the batch in flight. */
+  /** Spans waiting, not counting the batches in flight. */
   synchronized int waiting() {
     return entries.size();
   }
 
-  /** Empties the queue and forgets the batch in flight; returns how many spans that was. */
+  /** Empties the queue and forgets the batches in flight; returns how many spans that was. */
   synchronized int clear() {
     int size = entries.size() + inFlight;
     entries.clear();

@@ -23,9 +23,9 @@ import org.slf4j.LoggerFactory;
  * Forwards every span to the next hop ({@code spanprof.export.*}): enriched after its trace is
  * analysed, or as received in pass-through mode.
  *
- * <p>Spans wait in a bounded {@link ExportQueue}; one sender thread takes batches of up to
- * {@code max-batch-spans} (waiting at most {@code flush-interval} for a batch to fill), encodes
- * them with the original resource and scope grouping, and sends them. A retryable failure is
+ * <p>Spans wait in a bounded {@link ExportQueue}; {@code num-consumers} sender threads take
+ * batches of up to {@code max-batch-spans} (waiting at most {@code flush-interval} for a batch to
+ * fill), encode them with the original resource and scope grouping, and send them. A retryable failure is
  * retried with exponential backoff and jitter (at least the next hop's retry-after) until
  * {@code max-elapsed}; anything given up is counted with its reason, never silently lost.
  */
@@ -44,7 +44,7 @@ public final class Forwarder implements ProfileConsumer, AcceptedSpansConsumer {
   private final RetryClock clock;
   private final SpanEnricher enricher;
   private final OtlpSender sender;
-  private final Thread thread;
+  private final List<Thread> threads = new ArrayList<>();
   private volatile boolean stopping;
   private volatile long deadlineNanos = Long.MAX_VALUE;
   private volatile String lastError = "";
@@ -60,7 +60,6 @@ public final class Forwarder implements ProfileConsumer, AcceptedSpansConsumer {
     this.enricher = new SpanEnricher(distributions::durationPercentile);
     if (!enabled) {
       this.sender = null;
-      this.thread = null;
       return;
     }
     URI endpoint = URI.create(configuration.getEndpoint().trim());
@@ -73,9 +72,16 @@ public final class Forwarder implements ProfileConsumer, AcceptedSpansConsumer {
       case HTTP_PROTOBUF -> new HttpSender(endpoint, false, configuration);
       case HTTP_JSON -> new HttpSender(endpoint, true, configuration);
     };
-    this.thread = new Thread(this::run, "spanprof-export");
-    thread.setDaemon(true);
-    thread.start();
+    if (configuration.getNumConsumers() < 1) {
+      throw new IllegalArgumentException(ExportConfiguration.PREFIX
+          + ".num-consumers must be at least 1, was " + configuration.getNumConsumers());
+    }
+    for (int i = 0; i < configuration.getNumConsumers(); i++) {
+      Thread thread = new Thread(this::run, "spanprof-export-" + (i + 1));
+      thread.setDaemon(true);
+      thread.start();
+      threads.add(thread);
+    }
     LOG.info("forwarding {} spans to {} over {}", mode.name().toLowerCase(), endpoint,
         configuration.getProtocol());
   }
@@ -132,8 +138,11 @@ public final class Forwarder implements ProfileConsumer, AcceptedSpansConsumer {
       while (!(stopping && queue.waiting() == 0)) {
         List<ExportEntry> batch = queue.take(maxBatch, flushNanos, IDLE_NANOS);
         if (!batch.isEmpty()) {
-          send(batch);
-          queue.done();
+          try {
+            send(batch);
+          } finally {
+            queue.done(batch.size());
+          }
         }
       }
     } catch (InterruptedException e) {
@@ -206,10 +215,14 @@ public final class Forwarder implements ProfileConsumer, AcceptedSpansConsumer {
     deadlineNanos = System.nanoTime() + timeout.toNanos();
     stopping = true;
     queue.close();
-    thread.join(Math.max(1, timeout.toMillis()));
-    if (thread.isAlive()) {
-      thread.interrupt();
-      thread.join(TimeUnit.SECONDS.toMillis(1));
+    for (Thread thread : threads) {
+      thread.join(Math.max(1, TimeUnit.NANOSECONDS.toMillis(deadlineNanos - System.nanoTime())));
+    }
+    for (Thread thread : threads) {
+      if (thread.isAlive()) {
+        thread.interrupt();
+        thread.join(TimeUnit.SECONDS.toMillis(1));
+      }
     }
     int left = queue.clear();
     if (left > 0) {

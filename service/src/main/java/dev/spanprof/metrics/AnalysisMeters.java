@@ -34,6 +34,7 @@ final class AnalysisMeters implements ProfileConsumer {
   private final MeterRegistry registry;
   private final DistributionSummary traceSpans;
   private final ConcurrentHashMap<List<String>, Counter> counters = new ConcurrentHashMap<>();
+  private final ConcurrentHashMap<Operation, OperationCounters> operations = new ConcurrentHashMap<>();
 
   AnalysisMeters(MeterRegistry registry) {
     this.registry = registry;
@@ -49,41 +50,48 @@ final class AnalysisMeters implements ProfileConsumer {
     for (int i = 0; i < spans.size(); i++) {
       SpanRecord span = spans.get(i);
       SpanProfile result = profile.spans().get(i);
-      String service = span.serviceName();
-      String name = span.name();
+      OperationCounters counters = operations.computeIfAbsent(
+          new Operation(span.serviceName(), span.name()), this::operationCounters);
       if (!result.allocation()) {
-        add("spanprof.span.time", "Σ span durations (naive: nesting counted twice)",
-            span.durationNanos(), "service_name", service, "span_name", name);
+        counters.spanTime.increment(span.durationNanos() / NANOS_PER_SECOND);
       }
-      add("spanprof.self.time", "Σ span self time", result.selfTimeNs(),
-          "service_name", service, "span_name", name);
-      add("spanprof.critical.path", "Σ critical-path time", result.criticalPathNs(),
-          "service_name", service, "span_name", name);
+      counters.selfTime.increment(result.selfTimeNs() / NANOS_PER_SECOND);
+      counters.criticalPath.increment(result.criticalPathNs() / NANOS_PER_SECOND);
     }
     for (TraceProfile.ServicePoolStateTime share : profile.resourceTimeByServicePoolState()) {
-      add("spanprof.resource.time", "Nested-safe resource time by state", share.resourceNs(),
-          "service_name", share.service(), "pool", share.pool(), "state", share.state());
+      counter("spanprof.resource.time", "Nested-safe resource time by state",
+          "service_name", share.service(), "pool", share.pool(), "state", share.state())
+          .increment(share.resourceNs() / NANOS_PER_SECOND);
     }
     for (StateTime state : profile.states()) {
-      add("spanprof.trace.state", "Per-state trace time", state.inclusiveNs(),
-          "state", state.state(), "mode", "inclusive");
-      add("spanprof.trace.state", "Per-state trace time", state.exclusiveNs(),
-          "state", state.state(), "mode", "exclusive");
+      counter("spanprof.trace.state", "Per-state trace time", "state", state.state(), "mode", "inclusive")
+          .increment(state.inclusiveNs() / NANOS_PER_SECOND);
+      counter("spanprof.trace.state", "Per-state trace time", "state", state.state(), "mode", "exclusive")
+          .increment(state.exclusiveNs() / NANOS_PER_SECOND);
     }
   }
 
-  private void add(String name, String description, long nanos, String... tags) {
-    if (nanos == 0) {
-      return;
-    }
+  private record Operation(String service, String name) {}
+
+  /** The three per-operation counters, looked up once per span instead of once each. */
+  private record OperationCounters(Counter spanTime, Counter selfTime, Counter criticalPath) {}
+
+  private OperationCounters operationCounters(Operation operation) {
+    String[] tags = {"service_name", operation.service(), "span_name", operation.name()};
+    return new OperationCounters(
+        counter("spanprof.span.time", "Σ span durations (naive: nesting counted twice)", tags),
+        counter("spanprof.self.time", "Σ span self time", tags),
+        counter("spanprof.critical.path", "Σ critical-path time", tags));
+  }
+
+  private Counter counter(String name, String description, String... tags) {
     List<String> key = new ArrayList<>(tags.length + 1);
     key.add(name);
     key.addAll(List.of(tags));
-    counters.computeIfAbsent(key, unused -> Counter.builder(name)
-            .description(description)
-            .baseUnit("seconds")
-            .tags(tags)
-            .register(registry))
-        .increment(nanos / NANOS_PER_SECOND);
+    return counters.computeIfAbsent(key, unused -> Counter.builder(name)
+        .description(description)
+        .baseUnit("seconds")
+        .tags(tags)
+        .register(registry));
   }
 }

@@ -109,10 +109,12 @@ public final class DistributionService implements ProfileConsumer {
 
   /**
    * The percentage (0–100) of the span's operation's recorded durations (its own label set)
-   * that are at or below {@code durationNanos}: {@code spanprof.duration_percentile}.
+   * that are at or below {@code durationNanos}: {@code spanprof.duration_percentile}. Ranked
+   * against the cumulative view as last flushed (at most one window slice old), so asking
+   * costs a lookup, not a flush.
    */
   public double durationPercentile(SpanRecord span, long durationNanos) {
-    Distribution series = registry.all().get(durationKey(span, dimensionValues(span)));
+    Distribution series = registry.get(durationKey(span, dimensionValues(span)));
     return series == null ? 0 : series.percentileRank(durationNanos);
   }
 

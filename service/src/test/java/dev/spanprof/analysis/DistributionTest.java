@@ -16,7 +16,9 @@ import org.HdrHistogram.AbstractHistogram;
 import org.HdrHistogram.Histogram;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 
 class DistributionTest {
 
@@ -111,6 +113,37 @@ class DistributionTest {
     for (double q : QUANTILES) {
       assertThat(merged.getValueAtPercentile(q * 100)).isEqualTo(expected.getValueAtPercentile(q * 100));
     }
+  }
+
+  /**
+   * Two analysis workers record into one series while the window advance flushes it: every value
+   * is counted and nothing stalls (HdrHistogram's packed concurrent Recorder did, see
+   * {@link Distribution}). The timeout only turns a stall into a failure; it measures nothing.
+   */
+  @Test
+  @Timeout(value = 120, unit = TimeUnit.SECONDS)
+  void record_twoWritersWhileFlushing_countsEveryValue() throws Exception {
+    Distribution distribution = new Distribution(2, 6, BOUNDARIES, 0, 0);
+    int perWriter = 300_000;
+    Thread[] writers = new Thread[2];
+    for (int w = 0; w < writers.length; w++) {
+      writers[w] = new Thread(() -> {
+        Random random = new Random();
+        for (int i = 0; i < perWriter; i++) {
+          distribution.record(random.nextInt(10) == 0 ? 0 : (long) Math.exp(5 + 18 * random.nextDouble()),
+              null, 0, 0, 0);
+        }
+      });
+      writers[w].start();
+    }
+    while (writers[0].isAlive() || writers[1].isAlive()) {
+      distribution.flush();
+    }
+    for (Thread writer : writers) {
+      writer.join();
+    }
+
+    assertThat(distribution.snapshot().cumulative().getTotalCount()).isEqualTo(2L * perWriter);
   }
 
   @Test

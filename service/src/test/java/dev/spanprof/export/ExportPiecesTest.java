@@ -35,7 +35,7 @@ class ExportPiecesTest {
     List<ExportEntry> batch = queue.take(10, 0, 0);
     assertThat(batch).containsExactlyElementsOf(entries.subList(2, 5));
     assertThat(queue.size()).as("a taken batch counts until done").isEqualTo(3);
-    queue.done();
+    queue.done(batch.size());
     assertThat(queue.size()).isZero();
   }
 

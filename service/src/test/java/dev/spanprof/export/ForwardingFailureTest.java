@@ -72,6 +72,8 @@ class ForwardingFailureTest implements TestPropertyProvider {
     return Map.of(
         "spanprof.export.endpoint", "http://localhost:" + receiver.port(),
         "spanprof.export.flush-interval", "10ms",
+        // One batch at a time, so the waits recorded are one batch's backoff sequence.
+        "spanprof.export.num-consumers", "1",
         "spanprof.export.initial-backoff", "1s",
         "spanprof.export.max-backoff", "30s");
   }
