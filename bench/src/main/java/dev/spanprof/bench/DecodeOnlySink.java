@@ -1,5 +1,6 @@
 package dev.spanprof.bench;
 
+import dev.spanprof.ingest.RawBytesMarshaller;
 import io.grpc.BindableService;
 import io.grpc.MethodDescriptor;
 import io.grpc.Server;
@@ -12,10 +13,7 @@ import io.opentelemetry.proto.collector.trace.v1.ExportTraceServiceResponse;
 import io.opentelemetry.proto.collector.trace.v1.TraceServiceGrpc;
 import io.opentelemetry.proto.trace.v1.ResourceSpans;
 import io.opentelemetry.proto.trace.v1.ScopeSpans;
-import java.io.ByteArrayInputStream;
 import java.io.IOException;
-import java.io.InputStream;
-import java.io.UncheckedIOException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.LongAdder;
 
@@ -26,21 +24,8 @@ import java.util.concurrent.atomic.LongAdder;
 public final class DecodeOnlySink implements AutoCloseable {
 
   private static final MethodDescriptor<byte[], ExportTraceServiceResponse> EXPORT =
-      TraceServiceGrpc.getExportMethod().toBuilder(new MethodDescriptor.Marshaller<byte[]>() {
-        @Override
-        public InputStream stream(byte[] value) {
-          return new ByteArrayInputStream(value);
-        }
-
-        @Override
-        public byte[] parse(InputStream stream) {
-          try (stream) {
-            return stream.readAllBytes();
-          } catch (IOException e) {
-            throw new UncheckedIOException(e);
-          }
-        }
-      }, ProtoUtils.marshaller(ExportTraceServiceResponse.getDefaultInstance())).build();
+      TraceServiceGrpc.getExportMethod().toBuilder(RawBytesMarshaller.INSTANCE,
+          ProtoUtils.marshaller(ExportTraceServiceResponse.getDefaultInstance())).build();
 
   private final Server server;
   private final LongAdder spans = new LongAdder();

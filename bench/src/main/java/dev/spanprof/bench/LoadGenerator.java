@@ -1,5 +1,6 @@
 package dev.spanprof.bench;
 
+import dev.spanprof.ingest.RawBytesMarshaller;
 import io.grpc.CallOptions;
 import io.grpc.ManagedChannel;
 import io.grpc.MethodDescriptor;
@@ -10,8 +11,6 @@ import io.grpc.protobuf.ProtoUtils;
 import io.grpc.stub.ClientCalls;
 import io.opentelemetry.proto.collector.trace.v1.ExportTraceServiceResponse;
 import io.opentelemetry.proto.collector.trace.v1.TraceServiceGrpc;
-import java.io.ByteArrayInputStream;
-import java.io.InputStream;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -46,17 +45,8 @@ import org.HdrHistogram.Recorder;
 public final class LoadGenerator {
 
   private static final MethodDescriptor<byte[], ExportTraceServiceResponse> EXPORT =
-      TraceServiceGrpc.getExportMethod().toBuilder(new MethodDescriptor.Marshaller<byte[]>() {
-        @Override
-        public InputStream stream(byte[] value) {
-          return new ByteArrayInputStream(value);
-        }
-
-        @Override
-        public byte[] parse(InputStream stream) {
-          throw new UnsupportedOperationException("requests are only sent");
-        }
-      }, ProtoUtils.marshaller(ExportTraceServiceResponse.getDefaultInstance())).build();
+      TraceServiceGrpc.getExportMethod().toBuilder(RawBytesMarshaller.INSTANCE,
+          ProtoUtils.marshaller(ExportTraceServiceResponse.getDefaultInstance())).build();
 
   /** What one run is asked to do. */
   public record Options(String host, int port, int streams, Duration duration, long rate,

@@ -3,6 +3,7 @@ package dev.spanprof.export;
 import com.google.protobuf.InvalidProtocolBufferException;
 import com.google.rpc.RetryInfo;
 import dev.spanprof.config.ExportConfiguration;
+import dev.spanprof.ingest.RawBytesMarshaller;
 import io.grpc.CallOptions;
 import io.grpc.Channel;
 import io.grpc.ChannelCredentials;
@@ -21,10 +22,8 @@ import io.grpc.stub.ClientCalls;
 import io.grpc.stub.MetadataUtils;
 import io.opentelemetry.proto.collector.trace.v1.ExportTraceServiceResponse;
 import io.opentelemetry.proto.collector.trace.v1.TraceServiceGrpc;
-import java.io.ByteArrayInputStream;
 import java.io.File;
 import java.io.IOException;
-import java.io.InputStream;
 import java.net.URI;
 import java.time.Duration;
 import java.util.EnumSet;
@@ -45,17 +44,7 @@ final class GrpcSender implements OtlpSender {
 
   private static final MethodDescriptor<byte[], ExportTraceServiceResponse> EXPORT =
       TraceServiceGrpc.getExportMethod().toBuilder(
-              new MethodDescriptor.Marshaller<byte[]>() {
-                @Override
-                public InputStream stream(byte[] value) {
-                  return new ByteArrayInputStream(value);
-                }
-
-                @Override
-                public byte[] parse(InputStream stream) {
-                  throw new UnsupportedOperationException("requests are only sent");
-                }
-              },
+              RawBytesMarshaller.INSTANCE,
               ProtoUtils.marshaller(ExportTraceServiceResponse.getDefaultInstance()))
           .build();
 

@@ -12,9 +12,6 @@ import io.grpc.stub.StreamObserver;
 import io.opentelemetry.proto.collector.trace.v1.ExportTraceServiceResponse;
 import io.opentelemetry.proto.collector.trace.v1.TraceServiceGrpc;
 import jakarta.inject.Singleton;
-import java.io.IOException;
-import java.io.InputStream;
-import java.io.UncheckedIOException;
 import java.time.Duration;
 
 /**
@@ -32,7 +29,7 @@ final class OtlpGrpcTraceService implements BindableService {
 
   private static final MethodDescriptor<byte[], ExportTraceServiceResponse> EXPORT =
       TraceServiceGrpc.getExportMethod().toBuilder(
-              new RawBytesMarshaller(),
+              RawBytesMarshaller.INSTANCE,
               ProtoUtils.marshaller(ExportTraceServiceResponse.getDefaultInstance()))
           .build();
 
@@ -72,22 +69,5 @@ final class OtlpGrpcTraceService implements BindableService {
       Duration retryDelay) {
     responses.onError(StatusProto.toStatusRuntimeException(
         OtlpResponses.status(code, result.message(), retryDelay)));
-  }
-
-  /** Passes the request through undecoded; {@link TraceIngest} decodes it. */
-  private static final class RawBytesMarshaller implements MethodDescriptor.Marshaller<byte[]> {
-    @Override
-    public InputStream stream(byte[] value) {
-      throw new UnsupportedOperationException("the server never sends requests");
-    }
-
-    @Override
-    public byte[] parse(InputStream stream) {
-      try (stream) {
-        return stream.readAllBytes();
-      } catch (IOException e) {
-        throw new UncheckedIOException(e);
-      }
-    }
   }
 }

@@ -1,0 +1,33 @@
+package dev.spanprof.ingest;
+
+import io.grpc.MethodDescriptor;
+import java.io.ByteArrayInputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+
+/**
+ * A gRPC marshaller that passes messages as their encoded bytes, so the side that holds them
+ * decides when (and whether) to parse: spanprof's OTLP endpoint, its forwarder and the benchmark
+ * tools all exchange {@code ExportTraceServiceRequest}s this way.
+ */
+public final class RawBytesMarshaller implements MethodDescriptor.Marshaller<byte[]> {
+
+  public static final RawBytesMarshaller INSTANCE = new RawBytesMarshaller();
+
+  private RawBytesMarshaller() {}
+
+  @Override
+  public InputStream stream(byte[] value) {
+    return new ByteArrayInputStream(value);
+  }
+
+  @Override
+  public byte[] parse(InputStream stream) {
+    try (stream) {
+      return stream.readAllBytes();
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+}
