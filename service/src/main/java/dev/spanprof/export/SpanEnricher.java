@@ -1,18 +1,17 @@
 package dev.spanprof.export;
 
 import com.google.protobuf.CodedOutputStream;
+import com.google.protobuf.WireFormat;
 import dev.spanprof.analysis.SpanRecord;
 import dev.spanprof.analysis.TraceProfile;
 import dev.spanprof.analysis.TraceProfile.SpanProfile;
 import dev.spanprof.assembly.CompletedTrace;
 import dev.spanprof.assembly.Completion;
-import io.opentelemetry.proto.common.v1.AnyValue;
-import io.opentelemetry.proto.common.v1.KeyValue;
 import io.opentelemetry.proto.trace.v1.Span;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.function.ToDoubleBiFunction;
 
@@ -39,10 +38,11 @@ final class SpanEnricher {
   List<ExportEntry> enrich(CompletedTrace trace, TraceProfile profile) {
     List<SpanRecord> spans = trace.spans();
     List<ExportEntry> entries = new ArrayList<>(spans.size());
+    Attributes attributes = new Attributes();
     for (int i = 0; i < spans.size(); i++) {
       SpanRecord span = spans.get(i);
       SpanProfile result = profile.spans().get(i);
-      Attributes added = new Attributes(span);
+      Attributes added = attributes.of(span);
       added.string("spanprof.resource", result.resource());
       added.string("spanprof.state", result.state());
       added.integer("spanprof.self_time_ns", result.selfTimeNs());
@@ -71,50 +71,111 @@ final class SpanEnricher {
         && trace.completion() != Completion.SPAN_LIMIT;
   }
 
-  /** The attributes to append to one span, skipping keys it already has. */
+  /**
+   * The attributes to append to one span, skipping keys it already has, encoded by hand into one
+   * exactly sized array: building {@code KeyValue} messages and streaming them cost several
+   * kilobytes of garbage per span (the stream's own 4 KB buffer among them).
+   */
   private static final class Attributes {
-    private final SpanRecord span;
-    private final List<KeyValue> values = new ArrayList<>(12);
+    // AnyValue's oneof field numbers, which also name the value's type here.
+    private static final int STRING = 1;
+    private static final int BOOL = 2;
+    private static final int INT = 3;
+    private static final int DOUBLE = 4;
+    private static final int KEY_FIELD = 1;
+    private static final int VALUE_FIELD = 2;
+    private static final int MAX_ATTRIBUTES = 12;
 
-    Attributes(SpanRecord span) {
-      this.span = span;
+    private final String[] keys = new String[MAX_ATTRIBUTES];
+    private final int[] types = new int[MAX_ATTRIBUTES];
+    private final String[] strings = new String[MAX_ATTRIBUTES];
+    private final long[] numbers = new long[MAX_ATTRIBUTES];
+    private SpanRecord span;
+    private int count;
+
+    /** Starts the attributes of the next span. */
+    Attributes of(SpanRecord next) {
+      span = next;
+      count = 0;
+      return this;
     }
 
     void string(String key, String value) {
-      add(key, AnyValue.newBuilder().setStringValue(value));
+      add(key, STRING, value, 0);
     }
 
     void integer(String key, long value) {
-      add(key, AnyValue.newBuilder().setIntValue(value));
+      add(key, INT, null, value);
     }
 
     void number(String key, double value) {
-      add(key, AnyValue.newBuilder().setDoubleValue(value));
+      add(key, DOUBLE, null, Double.doubleToRawLongBits(value));
     }
 
     void bool(String key, boolean value) {
-      add(key, AnyValue.newBuilder().setBoolValue(value));
+      add(key, BOOL, null, value ? 1 : 0);
     }
 
-    private void add(String key, AnyValue.Builder value) {
+    private void add(String key, int type, String text, long number) {
       if (span.attributes().get(key) == null) {
-        values.add(KeyValue.newBuilder().setKey(key).setValue(value).build());
+        keys[count] = key;
+        types[count] = type;
+        strings[count] = text;
+        numbers[count] = number;
+        count++;
       }
     }
 
     byte[] appendTo(byte[] original) {
-      try {
-        ByteArrayOutputStream bytes = new ByteArrayOutputStream(original.length + 48 * values.size());
-        bytes.write(original);
-        CodedOutputStream out = CodedOutputStream.newInstance(bytes);
-        for (KeyValue value : values) {
-          out.writeMessage(Span.ATTRIBUTES_FIELD_NUMBER, value);
-        }
-        out.flush();
-        return bytes.toByteArray();
-      } catch (IOException e) {
-        throw new UncheckedIOException("writing to memory failed", e);
+      int appendedBytes = 0;
+      for (int i = 0; i < count; i++) {
+        appendedBytes += CodedOutputStream.computeTagSize(Span.ATTRIBUTES_FIELD_NUMBER)
+            + sizeWithLength(keyValueSize(i));
       }
+      byte[] enriched = Arrays.copyOf(original, original.length + appendedBytes);
+      CodedOutputStream out = CodedOutputStream.newInstance(enriched, original.length, appendedBytes);
+      try {
+        for (int i = 0; i < count; i++) {
+          out.writeTag(Span.ATTRIBUTES_FIELD_NUMBER, WireFormat.WIRETYPE_LENGTH_DELIMITED);
+          out.writeUInt32NoTag(keyValueSize(i));
+          out.writeString(KEY_FIELD, keys[i]);
+          out.writeTag(VALUE_FIELD, WireFormat.WIRETYPE_LENGTH_DELIMITED);
+          out.writeUInt32NoTag(valueSize(i));
+          writeValue(out, i);
+        }
+        out.checkNoSpaceLeft();
+      } catch (IOException e) {
+        throw new UncheckedIOException("the attributes' computed size was wrong", e);
+      }
+      return enriched;
+    }
+
+    private int keyValueSize(int i) {
+      return CodedOutputStream.computeStringSize(KEY_FIELD, keys[i])
+          + CodedOutputStream.computeTagSize(VALUE_FIELD)
+          + sizeWithLength(valueSize(i));
+    }
+
+    private int valueSize(int i) {
+      return switch (types[i]) {
+        case STRING -> CodedOutputStream.computeStringSize(STRING, strings[i]);
+        case BOOL -> CodedOutputStream.computeBoolSize(BOOL, numbers[i] != 0);
+        case INT -> CodedOutputStream.computeInt64Size(INT, numbers[i]);
+        default -> CodedOutputStream.computeDoubleSize(DOUBLE, Double.longBitsToDouble(numbers[i]));
+      };
+    }
+
+    private void writeValue(CodedOutputStream out, int i) throws IOException {
+      switch (types[i]) {
+        case STRING -> out.writeString(STRING, strings[i]);
+        case BOOL -> out.writeBool(BOOL, numbers[i] != 0);
+        case INT -> out.writeInt64(INT, numbers[i]);
+        default -> out.writeDouble(DOUBLE, Double.longBitsToDouble(numbers[i]));
+      }
+    }
+
+    private static int sizeWithLength(int messageBytes) {
+      return CodedOutputStream.computeUInt32SizeNoTag(messageBytes) + messageBytes;
     }
   }
 }

@@ -2,17 +2,21 @@ package dev.spanprof.export;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.google.protobuf.CodedOutputStream;
 import dev.spanprof.analysis.SpanMapping;
 import dev.spanprof.analysis.SpanRecord;
 import dev.spanprof.analysis.TraceAnalyzer;
 import dev.spanprof.analysis.TraceProfile;
+import dev.spanprof.analysis.TraceProfile.SpanProfile;
 import dev.spanprof.assembly.CompletedTrace;
 import dev.spanprof.assembly.Completion;
 import dev.spanprof.golden.GoldenCases;
 import dev.spanprof.ingest.OtlpTestSpans;
 import io.opentelemetry.proto.collector.trace.v1.ExportTraceServiceRequest;
+import io.opentelemetry.proto.common.v1.AnyValue;
 import io.opentelemetry.proto.common.v1.KeyValue;
 import io.opentelemetry.proto.trace.v1.Span;
+import java.io.ByteArrayOutputStream;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
@@ -61,6 +65,47 @@ class ExportPiecesTest {
           "spanprof.self_time_ns", "spanprof.critical_path_ns", "spanprof.on_critical_path",
           "spanprof.duration_percentile");
     }
+  }
+
+  @Test
+  void enricher_encodesEachAppendedAttributeExactlyAsProtobufWould() throws Exception {
+    List<SpanRecord> spans = OtlpTestSpans.fromJson(GoldenCases.otlpJson("fanout-self-time"));
+    TraceProfile profile = new TraceAnalyzer(SpanMapping.defaults()).analyze(spans.get(0).traceId(), spans);
+
+    List<ExportEntry> entries = enricher.enrich(
+        new CompletedTrace(spans.get(0).traceId(), spans, Completion.TIMEOUT, false), profile);
+
+    for (int i = 0; i < spans.size(); i++) {
+      byte[] original = spans.get(i).encoded();
+      byte[] enriched = entries.get(i).span();
+      List<KeyValue> attributes = Span.parseFrom(enriched).getAttributesList();
+      List<KeyValue> appended = attributes.subList(
+          Span.parseFrom(original).getAttributesCount(), attributes.size());
+      // The root carries strings, integers, a double and booleans: every hand-encoded type.
+      ByteArrayOutputStream expected = new ByteArrayOutputStream();
+      expected.write(original);
+      CodedOutputStream out = CodedOutputStream.newInstance(expected);
+      for (KeyValue attribute : appended) {
+        out.writeMessage(Span.ATTRIBUTES_FIELD_NUMBER, attribute);
+      }
+      out.flush();
+      assertThat(enriched).as("span %d", i).isEqualTo(expected.toByteArray());
+    }
+    // Each value under its own type, so a value written under the wrong oneof field fails here.
+    Map<String, AnyValue> root = Span.parseFrom(entries.get(profile.primaryRoot()).span())
+        .getAttributesList().stream()
+        .collect(Collectors.toMap(KeyValue::getKey, KeyValue::getValue, (a, b) -> a));
+    SpanProfile rootProfile = profile.spans().get(profile.primaryRoot());
+    assertThat(root.get("spanprof.resource")).isEqualTo(
+        AnyValue.newBuilder().setStringValue(rootProfile.resource()).build());
+    assertThat(root.get("spanprof.self_time_ns")).isEqualTo(
+        AnyValue.newBuilder().setIntValue(rootProfile.selfTimeNs()).build());
+    assertThat(root.get("spanprof.on_critical_path")).isEqualTo(
+        AnyValue.newBuilder().setBoolValue(rootProfile.onCriticalPath()).build());
+    assertThat(root.get("spanprof.trace.parallelism")).isEqualTo(
+        AnyValue.newBuilder().setDoubleValue(profile.parallelism()).build());
+    assertThat(root.get("spanprof.trace.complete")).isEqualTo(
+        AnyValue.newBuilder().setBoolValue(true).build());
   }
 
   @Test
