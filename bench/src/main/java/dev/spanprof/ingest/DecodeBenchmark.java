@@ -35,7 +35,7 @@ public class DecodeBenchmark {
   @Benchmark
   @OperationsPerInvocation(SPANS)
   public MappedRequest parseAndMap() throws Exception {
-    return mapper.map(ExportTraceServiceRequest.parseFrom(request));
+    return mapper.map(ExportTraceServiceRequest.parseFrom(request), request);
   }
 
   @Benchmark

@@ -24,8 +24,8 @@ import java.util.List;
  * <p>Invalid spans are refused one by one (the OTLP partial-success model): a trace id that is not
  * 16 bytes or is all zero, a span id that is not 8 bytes or is all zero, a parent span id that is
  * neither empty nor 8 bytes. Everything else is kept, including spans that end before they start
- * (flagged, analysed as zero-length). Names and keys are interned; each span keeps its original
- * encoding for forwarding.
+ * (flagged, analysed as zero-length). Names and keys are interned; each span keeps its encoding
+ * for forwarding (see {@link SpanEncodings}).
  */
 final class OtlpTraceMapper {
 
@@ -40,18 +40,29 @@ final class OtlpTraceMapper {
     this.interner = interner;
   }
 
+  /** Maps a request that was not parsed from protobuf: its spans are encoded for forwarding. */
   MappedRequest map(ExportTraceServiceRequest request) {
-    List<SpanRecord> spans = new ArrayList<>(estimateSpanCount(request));
+    return map(request, SpanEncodings.reencoded());
+  }
+
+  /** Maps a request parsed from {@code body}: each span keeps its slice of it for forwarding. */
+  MappedRequest map(ExportTraceServiceRequest request, byte[] body) {
+    return map(request, SpanEncodings.sliced(body, countSpans(request)));
+  }
+
+  private MappedRequest map(ExportTraceServiceRequest request, SpanEncodings encodings) {
+    List<SpanRecord> spans = new ArrayList<>(countSpans(request));
     Problems problems = new Problems();
     int endBeforeStart = 0;
     SpanRecord.Builder builder = SpanRecord.builder();
+    int index = 0; // of the span in the whole request, valid or not
     for (int r = 0; r < request.getResourceSpansCount(); r++) {
       ResourceSpans resourceSpans = request.getResourceSpans(r);
       SpanResource resource = mapResource(resourceSpans);
       for (int s = 0; s < resourceSpans.getScopeSpansCount(); s++) {
         ScopeSpans scopeSpans = resourceSpans.getScopeSpans(s);
         SpanScope scope = mapScope(scopeSpans);
-        for (int i = 0; i < scopeSpans.getSpansCount(); i++) {
+        for (int i = 0; i < scopeSpans.getSpansCount(); i++, index++) {
           Span span = scopeSpans.getSpans(i);
           String invalid = validate(span);
           if (invalid != null) {
@@ -76,7 +87,7 @@ final class OtlpTraceMapper {
               .setAttributes(attributes(span.getAttributesList()))
               .setResource(resource)
               .setScope(scope)
-              .setEncoded(span.toByteArray())
+              .setEncoded(encodings.of(index, span))
               .build());
         }
       }
@@ -84,7 +95,7 @@ final class OtlpTraceMapper {
     return new MappedRequest(spans, problems.rejected, endBeforeStart, problems.describe());
   }
 
-  private static int estimateSpanCount(ExportTraceServiceRequest request) {
+  private static int countSpans(ExportTraceServiceRequest request) {
     int count = 0;
     for (ResourceSpans resourceSpans : request.getResourceSpansList()) {
       for (ScopeSpans scopeSpans : resourceSpans.getScopeSpansList()) {

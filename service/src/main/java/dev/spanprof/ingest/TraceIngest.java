@@ -9,6 +9,7 @@ import dev.spanprof.ingest.IngestListener.SpanRefusal;
 import dev.spanprof.ingest.IngestResult.Outcome;
 import io.opentelemetry.proto.collector.trace.v1.ExportTraceServiceRequest;
 import jakarta.inject.Singleton;
+import java.util.function.Function;
 
 /**
  * What both OTLP endpoints do with a request body: decode, map, buffer, count. The endpoints only
@@ -42,14 +43,15 @@ final class TraceIngest {
   }
 
   IngestResult exportProtobuf(byte[] body, Transport transport) {
-    return export(body, transport, TraceIngest::parseProtobuf);
+    return export(body, transport, TraceIngest::parseProtobuf, request -> mapper.map(request, body));
   }
 
   IngestResult exportJson(byte[] body, Transport transport) {
-    return export(body, transport, json::decode);
+    return export(body, transport, json::decode, mapper::map);
   }
 
-  private IngestResult export(byte[] body, Transport transport, Decoder decoder) {
+  private IngestResult export(byte[] body, Transport transport, Decoder decoder,
+      Function<ExportTraceServiceRequest, MappedRequest> mapping) {
     if (!gate.isOpen()) {
       listener.onRequestRejected(transport, RequestRejection.UNAVAILABLE);
       return IngestResult.refused(Outcome.UNAVAILABLE,
@@ -62,7 +64,7 @@ final class TraceIngest {
       listener.onRequestRejected(transport, RequestRejection.MALFORMED);
       return IngestResult.refused(Outcome.MALFORMED, e.getMessage());
     }
-    return buffer(request, transport);
+    return buffer(mapping.apply(request), transport);
   }
 
   private static ExportTraceServiceRequest parseProtobuf(byte[] body) throws InvalidOtlpException {
@@ -74,8 +76,7 @@ final class TraceIngest {
     }
   }
 
-  private IngestResult buffer(ExportTraceServiceRequest request, Transport transport) {
-    MappedRequest mapped = mapper.map(request);
+  private IngestResult buffer(MappedRequest mapped, Transport transport) {
     if (mapped.rejectedSpans() > 0) {
       listener.onRefused(transport, SpanRefusal.INVALID, mapped.rejectedSpans());
     }

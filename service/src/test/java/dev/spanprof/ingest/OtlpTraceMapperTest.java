@@ -3,6 +3,7 @@ package dev.spanprof.ingest;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.google.protobuf.ByteString;
+import com.google.protobuf.CodedOutputStream;
 import dev.spanprof.analysis.Attributes;
 import dev.spanprof.analysis.SpanKind;
 import dev.spanprof.analysis.SpanRecord;
@@ -18,6 +19,8 @@ import io.opentelemetry.proto.trace.v1.ResourceSpans;
 import io.opentelemetry.proto.trace.v1.ScopeSpans;
 import io.opentelemetry.proto.trace.v1.Span;
 import io.opentelemetry.proto.trace.v1.Status;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
 import java.util.HexFormat;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -166,5 +169,75 @@ class OtlpTraceMapperTest {
 
   private static KeyValue keyValue(String key, AnyValue.Builder value) {
     return KeyValue.newBuilder().setKey(key).setValue(value).build();
+  }
+
+  @Test
+  void map_protobufBody_keepsEachSpanAsItsExactBytes_countingRejectedSpansInTheIndex()
+      throws Exception {
+    byte[] first = nonCanonicalSpan("first");
+    byte[] second = nonCanonicalSpan("second");
+    // Re-encoding would reorder the fields and so change the bytes: the test can tell.
+    assertThat(Span.parseFrom(first).toByteArray()).isNotEqualTo(first);
+    byte[] rejected = validSpan().setTraceId(ByteString.copyFrom(new byte[3])).build().toByteArray();
+    byte[] body = field(1, concat(
+        field(1, Resource.getDefaultInstance().toByteArray()),
+        varintField(50, 1), // unknown to this version of OTLP: skipped by the walk as by the parser
+        field(2, concat(field(2, rejected), field(2, first))),
+        field(2, field(2, second))));
+
+    MappedRequest mapped = mapper.map(ExportTraceServiceRequest.parseFrom(body), body);
+
+    assertThat(mapped.rejectedSpans()).isEqualTo(1);
+    assertThat(mapped.spans()).extracting(SpanRecord::encoded).containsExactly(first, second);
+    assertThat(mapped.spans()).extracting(SpanRecord::name).containsExactly("first", "second");
+  }
+
+  @Test
+  void encodings_whenTheWalkDisagreesWithTheParser_fallBackToReencoding() throws Exception {
+    byte[] span = nonCanonicalSpan("only");
+    byte[] body = field(1, field(2, field(2, span)));
+
+    SpanEncodings encodings = SpanEncodings.sliced(body, 2);
+
+    assertThat(encodings.of(0, Span.parseFrom(span))).isEqualTo(Span.parseFrom(span).toByteArray());
+    assertThat(SpanEncodings.sliced(body, 1).of(0, Span.parseFrom(span))).isEqualTo(span);
+  }
+
+  /** A valid span with its name before its ids and an unknown field: not protobuf's own order. */
+  private static byte[] nonCanonicalSpan(String name) throws IOException {
+    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+    CodedOutputStream out = CodedOutputStream.newInstance(bytes);
+    out.writeString(Span.NAME_FIELD_NUMBER, name);
+    out.writeUInt64(99, 7);
+    out.writeByteArray(Span.TRACE_ID_FIELD_NUMBER, TRACE_ID);
+    out.writeByteArray(Span.SPAN_ID_FIELD_NUMBER, SPAN_ID);
+    out.writeFixed64(Span.START_TIME_UNIX_NANO_FIELD_NUMBER, 1_000);
+    out.writeFixed64(Span.END_TIME_UNIX_NANO_FIELD_NUMBER, 2_000);
+    out.flush();
+    return bytes.toByteArray();
+  }
+
+  private static byte[] field(int fieldNumber, byte[] content) throws IOException {
+    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+    CodedOutputStream out = CodedOutputStream.newInstance(bytes);
+    out.writeByteArray(fieldNumber, content);
+    out.flush();
+    return bytes.toByteArray();
+  }
+
+  private static byte[] varintField(int fieldNumber, long value) throws IOException {
+    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+    CodedOutputStream out = CodedOutputStream.newInstance(bytes);
+    out.writeUInt64(fieldNumber, value);
+    out.flush();
+    return bytes.toByteArray();
+  }
+
+  private static byte[] concat(byte[]... parts) throws IOException {
+    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+    for (byte[] part : parts) {
+      bytes.write(part);
+    }
+    return bytes.toByteArray();
   }
 }
