@@ -9,6 +9,7 @@ import io.micrometer.core.instrument.Timer;
 import io.micronaut.context.BeanProvider;
 import jakarta.inject.Singleton;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
@@ -35,6 +36,12 @@ final class ExportMeters implements ExportListener {
     this.latency = Timer.builder("spanprof.export.latency")
         .description("Time of one export request to the next hop")
         .register(registry);
+    // The reasons every deployment can meet are there at zero from the start, so a rate over them
+    // works before the first failure; and registered now, they still count a failure met while
+    // the shutdown drain runs after the registry has been closed.
+    for (String reason : List.of("queue_full", "rejected", "retries_exhausted", "shutdown", "tls")) {
+      failedCounter(reason);
+    }
     Gauge.builder("spanprof.export.queue.spans", forwarder, f -> f.get().queuedSpans())
         .description("Spans waiting to be forwarded or in flight")
         .register(registry);
@@ -47,11 +54,14 @@ final class ExportMeters implements ExportListener {
 
   @Override
   public void onFailed(String reason, long spans) {
-    failed.computeIfAbsent(reason, unused -> Counter.builder("spanprof.export.failed.spans")
-            .description("Spans given up by forwarding, by reason")
-            .tag("reason", reason)
-            .register(registry))
-        .increment(spans);
+    failedCounter(reason).increment(spans);
+  }
+
+  private Counter failedCounter(String reason) {
+    return failed.computeIfAbsent(reason, unused -> Counter.builder("spanprof.export.failed.spans")
+        .description("Spans given up by forwarding, by reason")
+        .tag("reason", reason)
+        .register(registry));
   }
 
   @Override

@@ -67,6 +67,10 @@ class ForwardingTlsTest {
       EmbeddedServer server = start(receiver, "");
       Forwarder forwarder = server.getApplicationContext().getBean(Forwarder.class);
       MeterRegistry registry = server.getApplicationContext().getBean(MeterRegistry.class);
+      // Registered at start, so the failure still counts when it is met in the shutdown drain,
+      // after the context has closed the registry.
+      assertThat(registry.get("spanprof.export.failed.spans").tag("reason", "tls").counter().count())
+          .isZero();
       sendAndComplete(server, new TraceId(0x8, 1));
 
       // Closing drains the queue: the one attempt fails its handshake and is not retried.
