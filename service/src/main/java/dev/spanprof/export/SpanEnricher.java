@@ -90,6 +90,9 @@ final class SpanEnricher {
     private final int[] types = new int[MAX_ATTRIBUTES];
     private final String[] strings = new String[MAX_ATTRIBUTES];
     private final long[] numbers = new long[MAX_ATTRIBUTES];
+    // Sizes of each KeyValue and of its AnyValue: measured once, then written as lengths.
+    private final int[] keyValueBytes = new int[MAX_ATTRIBUTES];
+    private final int[] valueBytes = new int[MAX_ATTRIBUTES];
     private SpanRecord span;
     private int count;
 
@@ -129,18 +132,22 @@ final class SpanEnricher {
     byte[] appendTo(byte[] original) {
       int appendedBytes = 0;
       for (int i = 0; i < count; i++) {
+        valueBytes[i] = valueSize(i);
+        keyValueBytes[i] = CodedOutputStream.computeStringSize(KEY_FIELD, keys[i])
+            + CodedOutputStream.computeTagSize(VALUE_FIELD)
+            + sizeWithLength(valueBytes[i]);
         appendedBytes += CodedOutputStream.computeTagSize(Span.ATTRIBUTES_FIELD_NUMBER)
-            + sizeWithLength(keyValueSize(i));
+            + sizeWithLength(keyValueBytes[i]);
       }
       byte[] enriched = Arrays.copyOf(original, original.length + appendedBytes);
       CodedOutputStream out = CodedOutputStream.newInstance(enriched, original.length, appendedBytes);
       try {
         for (int i = 0; i < count; i++) {
           out.writeTag(Span.ATTRIBUTES_FIELD_NUMBER, WireFormat.WIRETYPE_LENGTH_DELIMITED);
-          out.writeUInt32NoTag(keyValueSize(i));
+          out.writeUInt32NoTag(keyValueBytes[i]);
           out.writeString(KEY_FIELD, keys[i]);
           out.writeTag(VALUE_FIELD, WireFormat.WIRETYPE_LENGTH_DELIMITED);
-          out.writeUInt32NoTag(valueSize(i));
+          out.writeUInt32NoTag(valueBytes[i]);
           writeValue(out, i);
         }
         out.checkNoSpaceLeft();
@@ -148,12 +155,6 @@ final class SpanEnricher {
         throw new UncheckedIOException("the attributes' computed size was wrong", e);
       }
       return enriched;
-    }
-
-    private int keyValueSize(int i) {
-      return CodedOutputStream.computeStringSize(KEY_FIELD, keys[i])
-          + CodedOutputStream.computeTagSize(VALUE_FIELD)
-          + sizeWithLength(valueSize(i));
     }
 
     private int valueSize(int i) {

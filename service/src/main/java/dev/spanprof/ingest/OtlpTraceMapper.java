@@ -42,16 +42,18 @@ final class OtlpTraceMapper {
 
   /** Maps a request that was not parsed from protobuf: its spans are encoded for forwarding. */
   MappedRequest map(ExportTraceServiceRequest request) {
-    return map(request, SpanEncodings.reencoded());
+    return map(request, countSpans(request), SpanEncodings.reencoded());
   }
 
   /** Maps a request parsed from {@code body}: each span keeps its slice of it for forwarding. */
   MappedRequest map(ExportTraceServiceRequest request, byte[] body) {
-    return map(request, SpanEncodings.sliced(body, countSpans(request)));
+    int spanCount = countSpans(request);
+    return map(request, spanCount, SpanEncodings.sliced(body, spanCount));
   }
 
-  private MappedRequest map(ExportTraceServiceRequest request, SpanEncodings encodings) {
-    List<SpanRecord> spans = new ArrayList<>(countSpans(request));
+  private MappedRequest map(
+      ExportTraceServiceRequest request, int spanCount, SpanEncodings encodings) {
+    List<SpanRecord> spans = new ArrayList<>(spanCount);
     Problems problems = new Problems();
     int endBeforeStart = 0;
     SpanRecord.Builder builder = SpanRecord.builder();

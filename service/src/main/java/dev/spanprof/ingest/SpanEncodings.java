@@ -17,21 +17,30 @@ import java.util.Arrays;
  * of re-encoding the parsed span, and hands the next hop the very bytes the client sent. Only a
  * request that arrived as JSON has to be encoded.
  */
-abstract class SpanEncodings {
+final class SpanEncodings {
 
   private static final int REQUEST_RESOURCE_SPANS =
       messageTag(ExportTraceServiceRequest.RESOURCE_SPANS_FIELD_NUMBER);
   private static final int RESOURCE_SPANS_SCOPE_SPANS = messageTag(ResourceSpans.SCOPE_SPANS_FIELD_NUMBER);
   private static final int SCOPE_SPANS_SPANS = messageTag(ScopeSpans.SPANS_FIELD_NUMBER);
 
-  private static final SpanEncodings REENCODED = new SpanEncodings() {
-    @Override
-    byte[] of(int index, Span span) {
+  private static final SpanEncodings REENCODED = new SpanEncodings(null, null);
+
+  private final byte[] body; // null: encode each span
+  private final int[] positions; // offset and length of each span in body
+
+  private SpanEncodings(byte[] body, int[] positions) {
+    this.body = body;
+    this.positions = positions;
+  }
+
+  byte[] of(int index, Span span) {
+    if (body == null) {
       return span.toByteArray();
     }
-  };
-
-  abstract byte[] of(int index, Span span);
+    int offset = positions[2 * index];
+    return Arrays.copyOfRange(body, offset, offset + positions[2 * index + 1]);
+  }
 
   /** For a request that did not arrive as protobuf. */
   static SpanEncodings reencoded() {
@@ -44,10 +53,10 @@ abstract class SpanEncodings {
    * {@code spanCount} spans the parser did.
    */
   static SpanEncodings sliced(byte[] body, int spanCount) {
-    int[] positions = new int[2 * spanCount]; // offset and length of each span
+    int[] positions = new int[2 * spanCount];
     try {
       int located = locate(body, positions);
-      return located == spanCount ? new Slices(body, positions) : REENCODED;
+      return located == spanCount ? new SpanEncodings(body, positions) : REENCODED;
     } catch (IOException | IndexOutOfBoundsException e) {
       return REENCODED;
     }
@@ -89,21 +98,5 @@ abstract class SpanEncodings {
   /** The tag of an embedded message field, as {@link CodedInputStream#readTag} returns it. */
   private static int messageTag(int fieldNumber) {
     return fieldNumber << 3 | WireFormat.WIRETYPE_LENGTH_DELIMITED;
-  }
-
-  private static final class Slices extends SpanEncodings {
-    private final byte[] body;
-    private final int[] positions;
-
-    Slices(byte[] body, int[] positions) {
-      this.body = body;
-      this.positions = positions;
-    }
-
-    @Override
-    byte[] of(int index, Span span) {
-      int offset = positions[2 * index];
-      return Arrays.copyOfRange(body, offset, offset + positions[2 * index + 1]);
-    }
   }
 }
