@@ -20,7 +20,6 @@ import java.io.ByteArrayOutputStream;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
-import java.util.function.Function;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
@@ -45,11 +44,9 @@ class ExportPiecesTest {
 
   @Test
   void enricher_appendsToTheOriginalBytes_keepsAttributesTheSpanHas() throws Exception {
-    List<SpanRecord> spans = OtlpTestSpans.fromJson(GoldenCases.otlpJson("seed-time-case3-overlap"));
-    TraceProfile profile = new TraceAnalyzer(SpanMapping.defaults()).analyze(spans.get(0).traceId(), spans);
-
-    List<ExportEntry> entries = enricher.enrich(
-        new CompletedTrace(spans.get(0).traceId(), spans, Completion.TIMEOUT, false), profile);
+    Enriched trace = enrichGolden("seed-time-case3-overlap", Completion.TIMEOUT);
+    List<SpanRecord> spans = trace.spans();
+    List<ExportEntry> entries = trace.entries();
 
     for (int i = 0; i < spans.size(); i++) {
       byte[] original = spans.get(i).encoded();
@@ -69,11 +66,10 @@ class ExportPiecesTest {
 
   @Test
   void enricher_encodesEachAppendedAttributeExactlyAsProtobufWould() throws Exception {
-    List<SpanRecord> spans = OtlpTestSpans.fromJson(GoldenCases.otlpJson("fanout-self-time"));
-    TraceProfile profile = new TraceAnalyzer(SpanMapping.defaults()).analyze(spans.get(0).traceId(), spans);
-
-    List<ExportEntry> entries = enricher.enrich(
-        new CompletedTrace(spans.get(0).traceId(), spans, Completion.TIMEOUT, false), profile);
+    Enriched trace = enrichGolden("fanout-self-time", Completion.TIMEOUT);
+    List<SpanRecord> spans = trace.spans();
+    List<ExportEntry> entries = trace.entries();
+    TraceProfile profile = trace.profile();
 
     for (int i = 0; i < spans.size(); i++) {
       byte[] original = spans.get(i).encoded();
@@ -92,9 +88,7 @@ class ExportPiecesTest {
       assertThat(enriched).as("span %d", i).isEqualTo(expected.toByteArray());
     }
     // Each value under its own type, so a value written under the wrong oneof field fails here.
-    Map<String, AnyValue> root = Span.parseFrom(entries.get(profile.primaryRoot()).span())
-        .getAttributesList().stream()
-        .collect(Collectors.toMap(KeyValue::getKey, KeyValue::getValue, (a, b) -> a));
+    Map<String, AnyValue> root = attributes(entries.get(profile.primaryRoot()));
     SpanProfile rootProfile = profile.spans().get(profile.primaryRoot());
     assertThat(root.get("spanprof.resource")).isEqualTo(
         AnyValue.newBuilder().setStringValue(rootProfile.resource()).build());
@@ -110,16 +104,28 @@ class ExportPiecesTest {
 
   @Test
   void enricher_evictedTrace_isNotComplete() throws Exception {
-    List<SpanRecord> spans = OtlpTestSpans.fromJson(GoldenCases.otlpJson("fanout-self-time"));
+    Map<String, AnyValue> root =
+        attributes(enrichGolden("fanout-self-time", Completion.EVICTED).entries().get(0));
+
+    assertThat(root.get("spanprof.trace.complete").getBoolValue()).isFalse();
+    assertThat(root.get("spanprof.duration_percentile").getDoubleValue()).isEqualTo(42.0);
+  }
+
+  /** A golden trace, analysed and enriched as if completed the given way. */
+  private Enriched enrichGolden(String golden, Completion completion) {
+    List<SpanRecord> spans = OtlpTestSpans.fromJson(GoldenCases.otlpJson(golden));
     TraceProfile profile = new TraceAnalyzer(SpanMapping.defaults()).analyze(spans.get(0).traceId(), spans);
+    List<ExportEntry> entries = enricher.enrich(
+        new CompletedTrace(spans.get(0).traceId(), spans, completion, false), profile);
+    return new Enriched(spans, profile, entries);
+  }
 
-    ExportEntry root = enricher.enrich(
-        new CompletedTrace(spans.get(0).traceId(), spans, Completion.EVICTED, false), profile).get(0);
+  private record Enriched(List<SpanRecord> spans, TraceProfile profile, List<ExportEntry> entries) {}
 
-    Map<String, KeyValue> attributes = Span.parseFrom(root.span()).getAttributesList().stream()
-        .collect(Collectors.toMap(KeyValue::getKey, Function.identity(), (a, b) -> a));
-    assertThat(attributes.get("spanprof.trace.complete").getValue().getBoolValue()).isFalse();
-    assertThat(attributes.get("spanprof.duration_percentile").getValue().getDoubleValue()).isEqualTo(42.0);
+  /** An enriched span's attributes by key; the first of a repeated key. */
+  private static Map<String, AnyValue> attributes(ExportEntry entry) throws Exception {
+    return Span.parseFrom(entry.span()).getAttributesList().stream()
+        .collect(Collectors.toMap(KeyValue::getKey, KeyValue::getValue, (a, b) -> a));
   }
 
   @Test
