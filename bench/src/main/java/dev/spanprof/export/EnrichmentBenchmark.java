@@ -42,7 +42,7 @@ public class EnrichmentBenchmark {
     List<SpanRecord> spans = BenchSpans.map(new Workload(20, 20).request(1_700_000_000_000_000_000L));
     trace = new CompletedTrace(spans.get(0).traceId(), spans, Completion.TIMEOUT, false);
     profile = new TraceAnalyzer(SpanMapping.defaults()).analyze(trace.traceId(), spans);
-    enricher = new SpanEnricher((span, duration) -> 50.0);
+    enricher = new SpanEnricher(span -> 50.0);
   }
 
   @Benchmark

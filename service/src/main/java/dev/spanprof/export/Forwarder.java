@@ -57,7 +57,8 @@ public final class Forwarder implements ProfileConsumer, AcceptedSpansConsumer {
     this.listener = listener;
     this.clock = clock;
     this.queue = new ExportQueue(configuration.getQueueSpans());
-    this.enricher = new SpanEnricher(distributions::durationPercentile);
+    this.enricher = new SpanEnricher(
+        span -> distributions.durationPercentile(span, span.durationNanos()));
     if (!enabled) {
       this.sender = null;
       return;

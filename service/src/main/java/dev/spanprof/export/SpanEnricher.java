@@ -13,7 +13,7 @@ import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import java.util.function.ToDoubleBiFunction;
+import java.util.function.ToDoubleFunction;
 
 /**
  * Adds the contract's enriched span attributes to each span of an analysed trace.
@@ -25,13 +25,13 @@ import java.util.function.ToDoubleBiFunction;
  */
 final class SpanEnricher {
 
-  private final ToDoubleBiFunction<SpanRecord, Long> durationPercentile;
+  private final ToDoubleFunction<SpanRecord> durationPercentile;
 
   /**
    * @param durationPercentile the rank (0–100) of a span's duration within its operation's
    *     distribution ({@code spanprof.duration_percentile})
    */
-  SpanEnricher(ToDoubleBiFunction<SpanRecord, Long> durationPercentile) {
+  SpanEnricher(ToDoubleFunction<SpanRecord> durationPercentile) {
     this.durationPercentile = durationPercentile;
   }
 
@@ -49,7 +49,7 @@ final class SpanEnricher {
       added.integer("spanprof.critical_path_ns", result.criticalPathNs());
       added.bool("spanprof.on_critical_path", result.onCriticalPath());
       added.number("spanprof.duration_percentile",
-          durationPercentile.applyAsDouble(span, span.durationNanos()));
+          durationPercentile.applyAsDouble(span));
       if (i == profile.primaryRoot()) {
         added.integer("spanprof.trace.span_time_ns", profile.spanTimeNs());
         added.integer("spanprof.trace.resource_time_ns", profile.resourceTimeNs());

@@ -26,7 +26,7 @@ import org.junit.jupiter.api.Test;
 
 class ExportPiecesTest {
 
-  private final SpanEnricher enricher = new SpanEnricher((span, duration) -> 42.0);
+  private final SpanEnricher enricher = new SpanEnricher(span -> 42.0);
 
   @Test
   void queue_full_dropsTheOldestAndSaysHowMany() throws Exception {
