@@ -1,6 +1,9 @@
 package dev.spanprof.analysis;
 
+import java.util.Arrays;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 
 /**
@@ -54,8 +57,8 @@ public final class SpanMapping {
 
   /** The first matching rule's state, else the default state. */
   public String state(SpanRecord span) {
-    for (StateRule rule : rules) {
-      String state = rule.match(span);
+    for (int i = 0; i < rules.size(); i++) {
+      String state = rules.get(i).match(span);
       if (state != null) {
         return state;
       }
@@ -85,10 +88,81 @@ public final class SpanMapping {
     return capacity == null ? Double.NaN : number(capacity);
   }
 
+  /**
+   * Resource and pool ids for the spans of one analysis, taken one after another, building each
+   * distinct id once: a span's id depends on its resource and on the few keys it names itself
+   * (often none, or a {@code thread.id}), and a trace's spans come in blocks per resource. So the
+   * resource's part is derived once per run of spans sharing it, and the ids of the values spans
+   * name themselves are remembered for that run. Not thread-safe.
+   */
+  public final class Ids {
+    private SpanResource resource;
+    private String resourceId;
+    private String poolId;
+    private final Map<List<Object>, String> resourceIdsByOwnValues = new HashMap<>();
+    private final Map<List<Object>, String> poolIdsByOwnValues = new HashMap<>();
+
+    private Ids() {}
+
+    /** Equal to {@link SpanMapping#resourceId(SpanRecord)}. */
+    public String resourceId(SpanRecord span) {
+      setResource(span.resource());
+      List<Object> own = ownValues(span.attributes(), resourceKeys);
+      return own == null ? resourceId
+          : resourceIdsByOwnValues.computeIfAbsent(own, unused -> join(span, resourceKeys));
+    }
+
+    /** Equal to {@link SpanMapping#poolId(SpanRecord)}. */
+    public String poolId(SpanRecord span) {
+      setResource(span.resource());
+      List<Object> own = ownValues(span.attributes(), poolKeys);
+      return own == null ? poolId
+          : poolIdsByOwnValues.computeIfAbsent(own, unused -> join(span, poolKeys));
+    }
+
+    private void setResource(SpanResource next) {
+      if (next != resource) {
+        resource = next;
+        resourceId = join(Attributes.empty(), next.attributes(), resourceKeys);
+        poolId = join(Attributes.empty(), next.attributes(), poolKeys);
+        resourceIdsByOwnValues.clear();
+        poolIdsByOwnValues.clear();
+      }
+    }
+  }
+
+  /** A fresh {@link Ids} for one analysis. */
+  public Ids ids() {
+    return new Ids();
+  }
+
+  /** The values the span names itself under {@code keys}, by key position; null when none. */
+  private static List<Object> ownValues(Attributes attributes, List<String> keys) {
+    Object[] values = null;
+    for (int i = 0; i < keys.size(); i++) {
+      Object value = attributes.get(keys.get(i));
+      if (value != null) {
+        if (values == null) {
+          values = new Object[keys.size()];
+        }
+        values[i] = value;
+      }
+    }
+    return values == null ? null : Arrays.asList(values);
+  }
+
   private static String join(SpanRecord span, List<String> keys) {
+    return join(span.attributes(), span.resource().attributes(), keys);
+  }
+
+  /** Each key's value, the span's own first, else its resource's. */
+  private static String join(Attributes own, Attributes resource, List<String> keys) {
     StringBuilder id = new StringBuilder();
     for (String key : keys) {
-      Object value = span.attribute(key);
+      Object value = own.get(key);
+      if (value == null) {
+        value = resource.get(key);
+      }
       if (value != null) {
         if (!id.isEmpty()) {
           id.append('/');

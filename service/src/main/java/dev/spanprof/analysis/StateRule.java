@@ -49,8 +49,9 @@ public record StateRule(
     if (attributes.isEmpty()) {
       return state;
     }
-    for (String key : attributes) {
-      Object found = span.attribute(key);
+    // Indexed, not for-each: an immutable list's iterator is an allocation per span and rule.
+    for (int i = 0; i < attributes.size(); i++) {
+      Object found = span.attribute(attributes.get(i));
       if (found != null && (value == null || value.equals(SpanMapping.text(found)))) {
         return state != null ? state : SpanMapping.text(found);
       }

@@ -76,14 +76,13 @@ public final class TraceAnalyzer {
     private final int[] operation;
     private final int[] category;
     private final int[] service;
-    private final Names resources = new Names();
-    private final Names pools = new Names();
-    private final Names states = new Names();
-    private final Names operations = new Names();
-    private final Names categories = new Names();
-    private final Names services = new Names();
+    private final Names<String> resources = new Names<>();
+    private final Names<String> pools = new Names<>();
+    private final Names<String> states = new Names<>();
+    private final Names<Operation> operations = new Names<>();
+    private final Names<String> categories = new Names<>();
+    private final Names<String> services = new Names<>();
     private final List<StateDefinition> stateDefinitions = new ArrayList<>();
-    private final List<String[]> operationKeys = new ArrayList<>();
 
     private int[] parent;
     private boolean[] inTree;
@@ -95,7 +94,8 @@ public final class TraceAnalyzer {
     private long[] busy;
     private long[] stateResourceNs;
     private long[] operationResourceNs;
-    private final Map<List<Integer>, long[]> servicePoolState = new HashMap<>();
+    /** Time by (service, pool, state), keyed by their ids mixed into one number. */
+    private final Map<Long, long[]> servicePoolState = new HashMap<>();
     private final Segments segments = new Segments();
 
     Run(List<SpanRecord> spans, SpanMapping mapping) {
@@ -154,6 +154,7 @@ public final class TraceAnalyzer {
     // ---- Phase 1: mapping -------------------------------------------------------------------
 
     private void mapSpans() {
+      SpanMapping.Ids ids = mapping.ids();
       for (int i = 0; i < n; i++) {
         SpanRecord s = span[i];
         start[i] = s.startNanos();
@@ -164,8 +165,8 @@ public final class TraceAnalyzer {
         capacity[i] = r;
         double c = mapping.cores(s);
         cores[i] = Double.isNaN(c) || c < 0 ? 1 : c;
-        resource[i] = resources.index(mapping.resourceId(s));
-        pool[i] = pools.index(mapping.poolId(s));
+        resource[i] = resources.index(ids.resourceId(s));
+        pool[i] = pools.index(ids.poolId(s));
         String stateName = mapping.state(s);
         int stateIndex = states.index(stateName);
         if (stateIndex == stateDefinitions.size()) {
@@ -173,11 +174,8 @@ public final class TraceAnalyzer {
         }
         state[i] = stateIndex;
         category[i] = categories.index(mapping.category(s, stateDefinitions.get(stateIndex)));
-        int op = operations.index(s.serviceName() + '\u0000' + s.name());
-        if (op == operationKeys.size()) {
-          operationKeys.add(new String[] {s.serviceName(), s.name()});
-        }
-        operation[i] = op;
+        // A record of the two names, not their concatenation: its hash is the names' cached ones.
+        operation[i] = operations.index(new Operation(s.serviceName(), s.name()));
         service[i] = services.index(s.serviceName());
       }
     }
@@ -374,7 +372,8 @@ public final class TraceAnalyzer {
       busy[r] += length;
       stateResourceNs[state[chosen]] += length;
       operationResourceNs[operation[chosen]] += length;
-      List<Integer> key = List.of(service[chosen], pool[chosen], state[chosen]);
+      long key = ((long) service[chosen] * pools.size() + pool[chosen]) * states.size()
+          + state[chosen];
       servicePoolState.computeIfAbsent(key, unused -> new long[1])[0] += length;
       segments.add(from, to, chosen);
     }
@@ -719,8 +718,8 @@ public final class TraceAnalyzer {
       List<OperationTime> result = new ArrayList<>();
       for (int o = 0; o < operationResourceNs.length; o++) {
         if (operationResourceNs[o] > 0) {
-          String[] key = operationKeys.get(o);
-          result.add(new OperationTime(key[0], key[1], operationResourceNs[o]));
+          Operation key = operations.name(o);
+          result.add(new OperationTime(key.service(), key.name(), operationResourceNs[o]));
         }
       }
       result.sort(Comparator.comparing(OperationTime::service).thenComparing(OperationTime::name));
@@ -729,18 +728,28 @@ public final class TraceAnalyzer {
 
     private List<ServicePoolStateTime> servicePoolStateTimes() {
       List<ServicePoolStateTime> result = new ArrayList<>();
-      servicePoolState.forEach((key, time) -> result.add(new ServicePoolStateTime(
-          services.name(key.get(0)), pools.name(key.get(1)), states.name(key.get(2)), time[0])));
+      int poolCount = pools.size();
+      int stateCount = states.size();
+      servicePoolState.forEach((key, time) -> {
+        int stateIndex = (int) (key % stateCount);
+        int poolIndex = (int) (key / stateCount % poolCount);
+        int serviceIndex = (int) (key / stateCount / poolCount);
+        result.add(new ServicePoolStateTime(services.name(serviceIndex), pools.name(poolIndex),
+            states.name(stateIndex), time[0]));
+      });
       return result;
     }
   }
 
-  /** Small dense ids for the distinct strings of one trace. */
-  private static final class Names {
-    private final HashMap<String, Integer> ids = new HashMap<>();
-    private final List<String> names = new ArrayList<>();
+  /** A span's operation: its service's name and its own. */
+  private record Operation(String service, String name) {}
 
-    int index(String name) {
+  /** Small dense ids for the distinct names of one trace. */
+  private static final class Names<T> {
+    private final HashMap<T, Integer> ids = new HashMap<>();
+    private final List<T> names = new ArrayList<>();
+
+    int index(T name) {
       Integer id = ids.get(name);
       if (id == null) {
         id = names.size();
@@ -750,7 +759,7 @@ public final class TraceAnalyzer {
       return id;
     }
 
-    String name(int index) {
+    T name(int index) {
       return names.get(index);
     }
 

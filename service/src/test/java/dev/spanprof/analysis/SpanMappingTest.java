@@ -1,0 +1,65 @@
+package dev.spanprof.analysis;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class SpanMappingTest {
+
+  private static final SpanMapping MAPPING = SpanMapping.defaults();
+
+  @Test
+  void ids_equalThePerSpanDerivationWhateverTheSpansNameThemselves() {
+    SpanResource checkout = resource("checkout", "c-1");
+    SpanResource payment = resource("payment", "p-7");
+    List<SpanRecord> spans = new ArrayList<>();
+    spans.add(span(checkout, Attributes.empty()));
+    spans.add(span(checkout, attributes("thread.id", 3L)));
+    spans.add(span(checkout, attributes("service.instance.id", "c-2")));
+    spans.add(span(payment, Attributes.empty()));
+    spans.add(span(checkout, Attributes.empty()));
+    spans.add(span(payment, attributes("service.name", "override")));
+    spans.add(span(payment, Attributes.empty()));
+
+    SpanMapping.Ids ids = MAPPING.ids();
+    List<String> resourceIds = new ArrayList<>();
+    List<String> poolIds = new ArrayList<>();
+    for (SpanRecord span : spans) {
+      resourceIds.add(ids.resourceId(span));
+      poolIds.add(ids.poolId(span));
+    }
+
+    assertThat(resourceIds).containsExactly("checkout/c-1", "checkout/c-1/3", "checkout/c-2",
+        "payment/p-7", "checkout/c-1", "override/p-7", "payment/p-7");
+    assertThat(poolIds).containsExactly("checkout/c-1", "checkout/c-1", "checkout/c-2",
+        "payment/p-7", "checkout/c-1", "override/p-7", "payment/p-7");
+    assertThat(resourceIds).isEqualTo(spans.stream().map(MAPPING::resourceId).toList());
+    assertThat(poolIds).isEqualTo(spans.stream().map(MAPPING::poolId).toList());
+  }
+
+  private static SpanResource resource(String service, String instance) {
+    return new SpanResource(service,
+        Attributes.wrap(new String[] {"service.name", "service.instance.id"},
+            new Object[] {service, instance}),
+        "", new byte[0]);
+  }
+
+  private static Attributes attributes(String key, Object value) {
+    return Attributes.wrap(new String[] {key}, new Object[] {value});
+  }
+
+  private static SpanRecord span(SpanResource resource, Attributes attributes) {
+    return SpanRecord.builder()
+        .setTraceId(0, 1)
+        .setSpanId(1)
+        .setName("op")
+        .setStartNanos(0)
+        .setEndNanos(10)
+        .setAttributes(attributes)
+        .setResource(resource)
+        .setScope(TestSpans.SCOPE)
+        .build();
+  }
+}
