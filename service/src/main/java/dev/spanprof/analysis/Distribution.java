@@ -41,6 +41,9 @@ import org.HdrHistogram.SingleWriterRecorder;
  */
 public final class Distribution {
 
+  /** How long a bucket's exemplar is kept before a newer value replaces it. */
+  static final long EXEMPLAR_REFRESH_MILLIS = 1_000;
+
   private final SingleWriterRecorder raw;
   private final SingleWriterRecorder corrected;
   private final long expectedIntervalNanos;
@@ -87,7 +90,11 @@ public final class Distribution {
   /** A recent sample of one bucket, to link the metric to a trace. */
   public record Exemplar(long valueNanos, TraceId traceId, long spanId, long epochMillis) {}
 
-  /** Records a value; waits only for another writer of this series. Negative values count as 0. */
+  /**
+   * Records a value; waits only for another writer of this series. Negative values count as 0.
+   * The value becomes its bucket's exemplar when the bucket has none, or one at least {@link
+   * #EXEMPLAR_REFRESH_MILLIS} older.
+   */
   public void record(long valueNanos, TraceId traceId, long spanId, long nowNanos, long epochMillis) {
     long value = Math.max(0, valueNanos);
     synchronized (raw) {
@@ -99,9 +106,14 @@ public final class Distribution {
     sumNanos.add(value);
     lastRecordNanos = nowNanos;
     if (traceId != null) {
-      int bucket = Arrays.binarySearch(boundariesNanos, value);
-      exemplars.set(bucket >= 0 ? bucket : -bucket - 1,
-          new Exemplar(value, traceId, spanId, epochMillis));
+      int search = Arrays.binarySearch(boundariesNanos, value);
+      int bucket = search >= 0 ? search : -search - 1;
+      Exemplar current = exemplars.get(bucket);
+      // Sampled, as Prometheus clients sample them: a scrape shows one exemplar per bucket, so a
+      // fresh one a second is plenty, and a busy series does not allocate one per value.
+      if (current == null || epochMillis - current.epochMillis() >= EXEMPLAR_REFRESH_MILLIS) {
+        exemplars.set(bucket, new Exemplar(value, traceId, spanId, epochMillis));
+      }
     }
   }
 

@@ -27,16 +27,72 @@ public final class DistributionRegistry {
     TRACE_TTC
   }
 
-  /** Label names and values, in order; the identity of a series within its kind. */
-  public record SeriesKey(Kind kind, List<String> labelNames, List<String> labelValues) {
-    public SeriesKey {
-      Objects.requireNonNull(kind, "kind");
-      labelNames = List.copyOf(labelNames);
-      labelValues = List.copyOf(labelValues);
+  /**
+   * Label names and values, in order; the identity of a series within its kind. A key is built
+   * for every value recorded, so its hash is computed once and equality is written out rather
+   * than left to the record's reflective default.
+   */
+  public static final class SeriesKey {
+    private final Kind kind;
+    private final List<String> labelNames;
+    private final List<String> labelValues;
+    private final int hash;
+
+    public SeriesKey(Kind kind, List<String> labelNames, List<String> labelValues) {
+      this.kind = Objects.requireNonNull(kind, "kind");
+      this.labelNames = List.copyOf(labelNames);
+      this.labelValues = List.copyOf(labelValues);
       if (labelNames.size() != labelValues.size()) {
         throw new IllegalArgumentException("label names " + labelNames + " and values "
             + labelValues + " differ in length");
       }
+      this.hash = (kind.hashCode() * 31 + this.labelNames.hashCode()) * 31
+          + this.labelValues.hashCode();
+    }
+
+    public Kind kind() {
+      return kind;
+    }
+
+    public List<String> labelNames() {
+      return labelNames;
+    }
+
+    public List<String> labelValues() {
+      return labelValues;
+    }
+
+    @Override
+    public boolean equals(Object other) {
+      return other instanceof SeriesKey that
+          && hash == that.hash
+          && kind == that.kind
+          && sameElements(labelValues, that.labelValues)
+          && sameElements(labelNames, that.labelNames);
+    }
+
+    // Indexed, not List.equals: an immutable list's equals allocates iterators, per lookup.
+    private static boolean sameElements(List<String> a, List<String> b) {
+      if (a.size() != b.size()) {
+        return false;
+      }
+      for (int i = 0; i < a.size(); i++) {
+        if (!a.get(i).equals(b.get(i))) {
+          return false;
+        }
+      }
+      return true;
+    }
+
+    @Override
+    public int hashCode() {
+      return hash;
+    }
+
+    @Override
+    public String toString() {
+      return "SeriesKey[kind=" + kind + ", labelNames=" + labelNames + ", labelValues="
+          + labelValues + ']';
     }
 
     /** The value of label {@code name}, or null. */

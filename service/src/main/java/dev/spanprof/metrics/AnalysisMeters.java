@@ -50,8 +50,11 @@ final class AnalysisMeters implements ProfileConsumer {
     for (int i = 0; i < spans.size(); i++) {
       SpanRecord span = spans.get(i);
       SpanProfile result = profile.spans().get(i);
-      OperationCounters counters = operations.computeIfAbsent(
-          new Operation(span.serviceName(), span.name()), this::operationCounters);
+      Operation operation = new Operation(span.serviceName(), span.name());
+      OperationCounters counters = operations.get(operation);
+      if (counters == null) {
+        counters = operations.computeIfAbsent(operation, this::operationCounters);
+      }
       if (!result.allocation()) {
         counters.spanTime.increment(span.durationNanos() / NANOS_PER_SECOND);
       }

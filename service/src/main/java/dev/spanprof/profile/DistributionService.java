@@ -4,7 +4,9 @@ import dev.spanprof.analysis.Distribution;
 import dev.spanprof.analysis.DistributionRegistry;
 import dev.spanprof.analysis.DistributionRegistry.Kind;
 import dev.spanprof.analysis.DistributionRegistry.SeriesKey;
+import dev.spanprof.analysis.SpanKind;
 import dev.spanprof.analysis.SpanRecord;
+import dev.spanprof.analysis.SpanStatus;
 import dev.spanprof.analysis.TraceProfile;
 import dev.spanprof.analysis.TraceProfile.SpanProfile;
 import dev.spanprof.assembly.CompletedTrace;
@@ -16,6 +18,7 @@ import jakarta.inject.Singleton;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
@@ -40,12 +43,17 @@ public final class DistributionService implements ProfileConsumer {
   private static final List<String> DURATION_LABELS =
       List.of("service_name", "span_name", "span_kind", "status_code");
   private static final List<String> OPERATION_LABELS = List.of("service_name", "span_name");
+  private static final String[] KIND_LABELS = Arrays.stream(SpanKind.values())
+      .map(kind -> "SPAN_KIND_" + kind.name()).toArray(String[]::new);
+  private static final String[] STATUS_LABELS = Arrays.stream(SpanStatus.values())
+      .map(status -> "STATUS_CODE_" + status.name()).toArray(String[]::new);
 
   private final DistributionRegistry registry;
   private final TimeSource time;
   private final Clock clock;
   private final List<String> dimensions;
-  private final List<String> dimensionLabels;
+  private final List<String> durationLabels;
+  private final List<String> operationLabels;
   private final Map<String, Long> expectedIntervalNanos = new HashMap<>();
   private final int significantDigits;
   private final Periodic advancer;
@@ -64,7 +72,9 @@ public final class DistributionService implements ProfileConsumer {
     this.time = time;
     this.clock = clock;
     this.dimensions = List.copyOf(metrics.getDimensions());
-    this.dimensionLabels = dimensions.stream().map(key -> key.replace('.', '_')).toList();
+    List<String> dimensionLabels = dimensions.stream().map(key -> key.replace('.', '_')).toList();
+    this.durationLabels = concat(DURATION_LABELS, dimensionLabels);
+    this.operationLabels = concat(OPERATION_LABELS, dimensionLabels);
     histograms.getExpectedInterval().forEach((operation, interval) ->
         expectedIntervalNanos.put(operation, interval.toNanos()));
     this.advancer = Periodic.start("spanprof-distributions",
@@ -85,8 +95,7 @@ public final class DistributionService implements ProfileConsumer {
       SpanRecord span = spans.get(i);
       SpanProfile result = profile.spans().get(i);
       List<String> dimensionValues = dimensionValues(span);
-      registry.series(durationKey(span, dimensionValues),
-              expectedIntervalNanos.getOrDefault(span.serviceName() + '/' + span.name(), 0L), now)
+      registry.series(durationKey(span, dimensionValues), expectedIntervalNanos(span), now)
           .record(span.durationNanos(), trace.traceId(), span.spanId(), now, epochMillis);
       registry.series(operationKey(Kind.SELF_TIME, span, dimensionValues), 0, now)
           .record(result.selfTimeNs(), trace.traceId(), span.spanId(), now, epochMillis);
@@ -160,23 +169,36 @@ public final class DistributionService implements ProfileConsumer {
       AbstractHistogram cumulativeCorrected,
       AbstractHistogram windowCorrected) {}
 
+  private long expectedIntervalNanos(SpanRecord span) {
+    // Usually none is configured: then no key is built for the lookup.
+    return expectedIntervalNanos.isEmpty() ? 0
+        : expectedIntervalNanos.getOrDefault(span.serviceName() + '/' + span.name(), 0L);
+  }
+
+  // Keys are built per span, so their parts are constants or the span's own strings (whose hashes
+  // are cached) wherever possible, and their lists are immutable (SeriesKey keeps them as they are).
+
   private SeriesKey durationKey(SpanRecord span, List<String> dimensionValues) {
-    List<String> names = new ArrayList<>(DURATION_LABELS);
-    names.addAll(dimensionLabels);
-    List<String> values = new ArrayList<>(List.of(span.serviceName(), span.name(),
-        "SPAN_KIND_" + span.kind().name(), "STATUS_CODE_" + span.status().name()));
-    values.addAll(dimensionValues);
-    return new SeriesKey(Kind.DURATION, names, values);
+    String kind = KIND_LABELS[span.kind().ordinal()];
+    String status = STATUS_LABELS[span.status().ordinal()];
+    List<String> values = dimensionValues.isEmpty()
+        ? List.of(span.serviceName(), span.name(), kind, status)
+        : concat(List.of(span.serviceName(), span.name(), kind, status), dimensionValues);
+    return new SeriesKey(Kind.DURATION, durationLabels, values);
   }
 
   private SeriesKey operationKey(Kind kind, SpanRecord span, List<String> dimensionValues) {
-    List<String> names = new ArrayList<>(OPERATION_LABELS);
-    List<String> values = new ArrayList<>(List.of(span.serviceName(), span.name()));
-    if (!dimensionValues.isEmpty()) {
-      names.addAll(dimensionLabels);
-      values.addAll(dimensionValues);
-    }
-    return new SeriesKey(kind, names, values);
+    return dimensionValues.isEmpty()
+        ? new SeriesKey(kind, OPERATION_LABELS, List.of(span.serviceName(), span.name()))
+        : new SeriesKey(kind, operationLabels,
+            concat(List.of(span.serviceName(), span.name()), dimensionValues));
+  }
+
+  private static List<String> concat(List<String> first, List<String> second) {
+    List<String> all = new ArrayList<>(first.size() + second.size());
+    all.addAll(first);
+    all.addAll(second);
+    return List.copyOf(all);
   }
 
   private List<String> dimensionValues(SpanRecord span) {

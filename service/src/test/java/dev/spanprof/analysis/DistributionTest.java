@@ -163,7 +163,7 @@ class DistributionTest {
   }
 
   @Test
-  void exemplars_lastSamplePerBucket() {
+  void exemplars_onePerBucket() {
     Distribution distribution = new Distribution(2, 6, BOUNDARIES, 0, 0);
     TraceId trace = new TraceId(1, 2);
 
@@ -178,6 +178,21 @@ class DistributionTest {
     assertThat(exemplars.get(2).spanId()).isEqualTo(8);
     assertThat(exemplars.get(3).spanId()).isEqualTo(9);
     assertThat(exemplars.get(3).traceId()).isEqualTo(trace);
+  }
+
+  @Test
+  void exemplars_aBucketsExemplarIsReplacedOnlyOnceItIsASecondOld() {
+    Distribution distribution = new Distribution(2, 6, BOUNDARIES, 0, 0);
+    TraceId trace = new TraceId(1, 2);
+
+    distribution.record(1_000_000, trace, 7, 0, 10_000);
+    distribution.record(1_500_000, trace, 8, 0, 10_999);
+    assertThat(distribution.snapshot().exemplars().get(0).spanId()).isEqualTo(7);
+
+    distribution.record(1_900_000, trace, 9, 0, 11_000);
+    Distribution.Exemplar exemplar = distribution.snapshot().exemplars().get(0);
+    assertThat(exemplar.spanId()).isEqualTo(9);
+    assertThat(exemplar.valueNanos()).isEqualTo(1_900_000);
   }
 
   @Test
