@@ -6,10 +6,10 @@ import dev.spanprof.analysis.SpanScope;
 import io.opentelemetry.proto.collector.trace.v1.ExportTraceServiceRequest;
 import io.opentelemetry.proto.trace.v1.ResourceSpans;
 import io.opentelemetry.proto.trace.v1.ScopeSpans;
-import java.io.ByteArrayOutputStream;
+import com.google.protobuf.WireFormat;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -17,7 +17,9 @@ import java.util.Map;
 /**
  * Encodes spans into an {@code ExportTraceServiceRequest} directly from their encoded parts:
  * the original {@code Resource} and {@code InstrumentationScope} bytes, and each span's bytes, in
- * the resource and scope groups they arrived in. No message tree is built.
+ * the resource and scope groups they arrived in. No message tree is built, and the request is
+ * written once into an exactly sized array: the groups' sizes are summed first, since each
+ * length prefix precedes its group.
  */
 final class ExportRequestEncoder {
 
@@ -25,51 +27,105 @@ final class ExportRequestEncoder {
 
   static byte[] encode(List<ExportEntry> entries) {
     // Same resource and scope objects: same block of the same original request.
-    Map<SpanResource, Map<SpanScope, List<byte[]>>> groups = new LinkedHashMap<>();
+    Map<SpanResource, Map<SpanScope, ScopeGroup>> groups = new LinkedHashMap<>();
     for (ExportEntry entry : entries) {
       groups.computeIfAbsent(entry.resource(), unused -> new LinkedHashMap<>())
-          .computeIfAbsent(entry.scope(), unused -> new ArrayList<>())
+          .computeIfAbsent(entry.scope(), ScopeGroup::new)
           .add(entry.span());
     }
-    ByteArrayOutputStream request = new ByteArrayOutputStream();
-    groups.forEach((resource, scopes) -> {
-      ByteArrayOutputStream resourceSpans = new ByteArrayOutputStream();
-      write(resourceSpans, ResourceSpans.RESOURCE_FIELD_NUMBER, resource.encoded());
-      scopes.forEach((scope, spans) -> {
-        ByteArrayOutputStream scopeSpans = new ByteArrayOutputStream();
-        write(scopeSpans, ScopeSpans.SCOPE_FIELD_NUMBER, scope.encoded());
-        for (byte[] span : spans) {
-          write(scopeSpans, ScopeSpans.SPANS_FIELD_NUMBER, span);
-        }
-        writeString(scopeSpans, ScopeSpans.SCHEMA_URL_FIELD_NUMBER, scope.schemaUrl());
-        write(resourceSpans, ResourceSpans.SCOPE_SPANS_FIELD_NUMBER, scopeSpans.toByteArray());
-      });
-      writeString(resourceSpans, ResourceSpans.SCHEMA_URL_FIELD_NUMBER, resource.schemaUrl());
-      write(request, ExportTraceServiceRequest.RESOURCE_SPANS_FIELD_NUMBER,
-          resourceSpans.toByteArray());
-    });
-    return request.toByteArray();
+    List<ResourceGroup> resources = new ArrayList<>(groups.size());
+    int requestSize = 0;
+    for (Map.Entry<SpanResource, Map<SpanScope, ScopeGroup>> group : groups.entrySet()) {
+      ResourceGroup resource = new ResourceGroup(group.getKey(), group.getValue().values());
+      resources.add(resource);
+      requestSize += lengthDelimitedSize(
+          ExportTraceServiceRequest.RESOURCE_SPANS_FIELD_NUMBER, resource.size);
+    }
+    byte[] request = new byte[requestSize];
+    CodedOutputStream out = CodedOutputStream.newInstance(request);
+    try {
+      for (ResourceGroup resource : resources) {
+        resource.writeTo(out);
+      }
+      out.checkNoSpaceLeft();
+    } catch (IOException e) {
+      throw new IllegalStateException("the request's computed size was wrong", e);
+    }
+    return request;
   }
 
-  private static void write(ByteArrayOutputStream out, int field, byte[] message) {
-    try {
-      CodedOutputStream coded = CodedOutputStream.newInstance(out);
-      coded.writeByteArray(field, message);
-      coded.flush();
-    } catch (IOException e) {
-      throw new UncheckedIOException("writing to memory failed", e);
+  /** The spans of one scope of one resource block, and the {@code ScopeSpans} size they make. */
+  private static final class ScopeGroup {
+    private final SpanScope scope;
+    private final List<byte[]> spans = new ArrayList<>();
+    private int size;
+
+    ScopeGroup(SpanScope scope) {
+      this.scope = scope;
+      this.size = CodedOutputStream.computeByteArraySize(ScopeSpans.SCOPE_FIELD_NUMBER,
+          scope.encoded()) + stringSize(ScopeSpans.SCHEMA_URL_FIELD_NUMBER, scope.schemaUrl());
+    }
+
+    void add(byte[] span) {
+      spans.add(span);
+      size += CodedOutputStream.computeByteArraySize(ScopeSpans.SPANS_FIELD_NUMBER, span);
+    }
+
+    void writeTo(CodedOutputStream out) throws IOException {
+      out.writeTag(ResourceSpans.SCOPE_SPANS_FIELD_NUMBER, WireFormat.WIRETYPE_LENGTH_DELIMITED);
+      out.writeUInt32NoTag(size);
+      out.writeByteArray(ScopeSpans.SCOPE_FIELD_NUMBER, scope.encoded());
+      for (byte[] span : spans) {
+        out.writeByteArray(ScopeSpans.SPANS_FIELD_NUMBER, span);
+      }
+      writeString(out, ScopeSpans.SCHEMA_URL_FIELD_NUMBER, scope.schemaUrl());
     }
   }
 
-  private static void writeString(ByteArrayOutputStream out, int field, String value) {
-    if (!value.isEmpty()) {
-      try {
-        CodedOutputStream coded = CodedOutputStream.newInstance(out);
-        coded.writeString(field, value);
-        coded.flush();
-      } catch (IOException e) {
-        throw new UncheckedIOException("writing to memory failed", e);
+  /** One resource block's scopes, and the {@code ResourceSpans} size they make. */
+  private static final class ResourceGroup {
+    private final SpanResource resource;
+    private final Collection<ScopeGroup> scopes;
+    private final int size;
+
+    ResourceGroup(SpanResource resource, Collection<ScopeGroup> scopes) {
+      this.resource = resource;
+      this.scopes = scopes;
+      int total = CodedOutputStream.computeByteArraySize(ResourceSpans.RESOURCE_FIELD_NUMBER,
+          resource.encoded()) + stringSize(ResourceSpans.SCHEMA_URL_FIELD_NUMBER, resource.schemaUrl());
+      for (ScopeGroup scope : scopes) {
+        total += lengthDelimitedSize(ResourceSpans.SCOPE_SPANS_FIELD_NUMBER, scope.size);
       }
+      this.size = total;
+    }
+
+    void writeTo(CodedOutputStream out) throws IOException {
+      out.writeTag(ExportTraceServiceRequest.RESOURCE_SPANS_FIELD_NUMBER,
+          WireFormat.WIRETYPE_LENGTH_DELIMITED);
+      out.writeUInt32NoTag(size);
+      out.writeByteArray(ResourceSpans.RESOURCE_FIELD_NUMBER, resource.encoded());
+      for (ScopeGroup scope : scopes) {
+        scope.writeTo(out);
+      }
+      writeString(out, ResourceSpans.SCHEMA_URL_FIELD_NUMBER, resource.schemaUrl());
+    }
+  }
+
+  private static int lengthDelimitedSize(int field, int length) {
+    return CodedOutputStream.computeTagSize(field) + CodedOutputStream.computeUInt32SizeNoTag(length)
+        + length;
+  }
+
+  // An empty schema URL is proto3's default and is not written.
+
+  private static int stringSize(int field, String value) {
+    return value.isEmpty() ? 0 : CodedOutputStream.computeStringSize(field, value);
+  }
+
+  private static void writeString(CodedOutputStream out, int field, String value)
+      throws IOException {
+    if (!value.isEmpty()) {
+      out.writeString(field, value);
     }
   }
 }
