@@ -1,6 +1,8 @@
 package dev.spanprof.config;
 
 import io.micronaut.context.annotation.ConfigurationProperties;
+import io.micronaut.core.convert.format.MapFormat;
+import io.micronaut.core.naming.conventions.StringConvention;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -65,7 +67,10 @@ public final class HistogramConfiguration {
     return expectedInterval;
   }
 
-  public void setExpectedInterval(Map<String, Duration> expectedInterval) {
+  // RAW: the keys are pool ids or operation names, and case matters in them (by default Micronaut
+  // lowercases map keys, so "Checkout/*" would never match a pool of service Checkout).
+  public void setExpectedInterval(
+      @MapFormat(keyFormat = StringConvention.RAW) Map<String, Duration> expectedInterval) {
     this.expectedInterval = expectedInterval;
   }
 }

@@ -85,6 +85,34 @@ class ConfigurationTest {
   }
 
   @Test
+  void configFile_mapKeysKeepTheirCase() throws Exception {
+    // Pool ids and operation names are case-sensitive; Micronaut lowercases map keys by default.
+    Path file = Files.createTempFile("spanprof-", ".yml");
+    try {
+      Files.writeString(file, String.join("\n",
+          "spanprof:",
+          "  pools:",
+          "    capacity:",
+          "      'Checkout/C1': 8",
+          "  histogram:",
+          "    expected-interval:",
+          "      'Checkout/GetCart': 10ms",
+          ""));
+      System.setProperty("micronaut.config.files", file.toString());
+      try (ApplicationContext context = ApplicationContext.run(Environment.TEST)) {
+        assertThat(context.getBean(PoolsConfiguration.class).getCapacity())
+            .containsExactly(Map.entry("Checkout/C1", 8.0));
+        assertThat(context.getBean(HistogramConfiguration.class).getExpectedInterval())
+            .containsExactly(Map.entry("Checkout/GetCart", Duration.ofMillis(10)));
+      } finally {
+        System.clearProperty("micronaut.config.files");
+      }
+    } finally {
+      Files.delete(file);
+    }
+  }
+
+  @Test
   void start_invalidAssemblyValue_failsNamingThePrefix() {
     assertThatThrownBy(() -> ApplicationContext.run(
             Map.of("spanprof.assembly.trace-timeout", "0s"), Environment.TEST).close())
