@@ -1,5 +1,6 @@
 package dev.spanprof.metrics;
 
+import dev.spanprof.config.ExportConfiguration;
 import dev.spanprof.export.ExportListener;
 import dev.spanprof.export.Forwarder;
 import io.micrometer.core.instrument.Counter;
@@ -15,7 +16,8 @@ import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * Forwarding: spanprof_exported_spans_total, spanprof_export_failed_spans_total{reason},
- * spanprof_export_retries_total{reason}, spanprof_export_queue_spans (waiting or in flight) and
+ * spanprof_export_retries_total{reason}, spanprof_export_queue_spans (waiting or in flight) and its
+ * bound spanprof_export_queue_spans_limit, and
  * spanprof_export_latency_seconds (one request to the next hop). Of the spans handed to
  * forwarding, exported + failed + queued is all of them.
  */
@@ -28,7 +30,8 @@ final class ExportMeters implements ExportListener {
   private final Map<String, Counter> failed = new ConcurrentHashMap<>();
   private final Map<String, Counter> retries = new ConcurrentHashMap<>();
 
-  ExportMeters(MeterRegistry registry, BeanProvider<Forwarder> forwarder) {
+  ExportMeters(MeterRegistry registry, BeanProvider<Forwarder> forwarder,
+      ExportConfiguration configuration) {
     this.registry = registry;
     this.exported = Counter.builder("spanprof.exported.spans")
         .description("Spans forwarded to the next hop")
@@ -44,6 +47,9 @@ final class ExportMeters implements ExportListener {
     }
     Gauge.builder("spanprof.export.queue.spans", forwarder, f -> f.get().queuedSpans())
         .description("Spans waiting to be forwarded or in flight")
+        .register(registry);
+    Gauge.builder("spanprof.export.queue.spans.limit", configuration::getQueueSpans)
+        .description("Most spans that may wait to be forwarded (spanprof.export.queue-spans)")
         .register(registry);
   }
 
