@@ -1,0 +1,228 @@
+"""Prometheus against a running spanprof, for real.
+
+1. promtool checks the shipped scrape configuration and rules, and runs the rules' unit tests.
+2. spanprof starts from the built jar with the base ConfigMap's configuration (ports moved to
+   free ones, the trace timeout and ranking refresh shortened), receives a golden trace over
+   OTLP/HTTP, and promtool lints its /metrics output: the one finding allowed is the one the
+   contract requires (spanprof_duration_quantile_seconds is a gauge with a quantile label).
+3. Every spanprof metric the rules and the dashboard query is in what Prometheus scrapes.
+4. A real Prometheus on loopback, with the shipped prometheus.yml pointed at that spanprof,
+   scrapes it; its HTTP API must show the target up, spanprof_received_spans_total equal to the
+   golden trace's span count, and spanprof_resource_time_seconds_total, in all and by state,
+   equal to the golden resource times. The rules must evaluate over the scraped data.
+
+Everything started is stopped and every file written is removed, pass or fail.
+Run: /usr/bin/python3 deploy/test/prometheus_it.py (after the build: it needs the service jar).
+"""
+
+import json
+import os
+import re
+import shutil
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.parse
+import urllib.request
+
+ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
+PROMETHEUS_DIR = os.path.join(ROOT, "deploy", "prometheus")
+GOLDEN = os.path.join(ROOT, "..", "shared", "golden", "seed-time-case3-overlap")
+JAR = os.path.join(ROOT, "service", "target", "spanprof-all.jar")
+DEADLINE_SECONDS = 90
+ALLOWED_LINT = 'spanprof_duration_quantile_seconds non-summary metrics should not have "quantile" label'
+OPENMETRICS = "application/openmetrics-text; version=1.0.0"
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def http(url, data=None, headers=None):
+    request = urllib.request.Request(url, data=data, headers=headers or {})
+    with urllib.request.urlopen(request, timeout=10) as response:
+        return response.status, response.read().decode("utf-8")
+
+
+def until(what, probe):
+    """Polls probe() until it returns a truthy value; fails after the deadline."""
+    deadline = time.monotonic() + DEADLINE_SECONDS
+    last = None
+    while time.monotonic() < deadline:
+        try:
+            result = probe()
+            if result:
+                return result
+            last = result
+        except OSError as e:  # not listening yet, or answering non-200
+            last = e
+        time.sleep(0.2)
+    raise AssertionError(f"timed out waiting for {what} (last: {last!r})")
+
+
+def check(condition, message):
+    if not condition:
+        raise AssertionError(message)
+    print("ok:", message)
+
+
+def run(*command, **kwargs):
+    result = subprocess.run(command, capture_output=True, text=True, **kwargs)
+    if result.returncode != 0:
+        raise AssertionError(f"{' '.join(command)} failed:\n{result.stdout}{result.stderr}")
+    return result.stdout
+
+
+def promtool_checks():
+    run("promtool", "check", "config", "prometheus.yml", cwd=PROMETHEUS_DIR)
+    run("promtool", "check", "rules", "rules.yml", cwd=PROMETHEUS_DIR)
+    run("promtool", "test", "rules", "rules.test.yml", cwd=PROMETHEUS_DIR)
+    print("ok: promtool check config, check rules, test rules")
+
+
+def start_spanprof(work, ports):
+    overrides = os.path.join(work, "it.yml")
+    with open(overrides, "w", encoding="utf-8") as f:
+        f.write("spanprof:\n  pools:\n    capacity:\n      'C/*': 2\n")
+    log = open(os.path.join(work, "spanprof.log"), "w", encoding="utf-8")
+    config_files = os.path.join(ROOT, "deploy", "kubernetes", "base", "spanprof.yml") + "," + overrides
+    return subprocess.Popen([
+        "java", "-Dmicronaut.config.files=" + config_files,
+        f"-Dmicronaut.server.port={ports['http']}", f"-Dgrpc.server.port={ports['grpc']}",
+        f"-Dspanprof.management.port={ports['management']}", "-Dspanprof.management.host=127.0.0.1",
+        "-Dspanprof.assembly.trace-timeout=1s", "-Dspanprof.ranking.refresh=1s",
+        "-Dspanprof.pools.window=1s", "-Dspanprof.pools.lateness=2s",
+        "-jar", JAR], stdout=log, stderr=subprocess.STDOUT)
+
+
+def metric_value(text, name, labels=""):
+    match = re.search(rf"^{re.escape(name)}{re.escape(labels)} ([0-9.eE+-]+)", text, re.M)
+    return float(match.group(1)) if match else None
+
+
+def spanprof_checks(ports, golden_input, expected):
+    base = f"http://127.0.0.1:{ports['management']}"
+    until("spanprof ready", lambda: http(base + "/health/readiness")[0] == 200)
+    status, _ = http(f"http://127.0.0.1:{ports['http']}/v1/traces", data=golden_input,
+                     headers={"Content-Type": "application/json"})
+    check(status == 200, "spanprof accepted the golden trace over OTLP/HTTP")
+    # Analysed once its trace timeout passed; the pool window and ranking follow within seconds.
+    until("the trace analysed, its pool window final and the ranking refreshed", lambda: all(
+        name in http(base + "/metrics")[1] for name in (
+            'spanprof_traces_total{completion="timeout"} 1.0', "spanprof_pool_utilization_ratio{",
+            "spanprof_involvement_ratio{")))
+
+    text = http(base + "/metrics")[1]
+    lint = subprocess.run(["promtool", "check", "metrics"], input=text, capture_output=True, text=True)
+    findings = {line for line in (lint.stdout + lint.stderr).splitlines() if line.strip()}
+    check(findings <= {ALLOWED_LINT},
+          f"promtool check metrics: no finding but the contract's quantile gauge ({findings - {ALLOWED_LINT} or 'none other'})")
+
+    scraped = http(base + "/metrics", headers={"Accept": OPENMETRICS})[1]
+    families = set(re.findall(r"^# TYPE (\S+)", scraped, re.M))
+    for path in (os.path.join(PROMETHEUS_DIR, "rules.yml"), os.path.join(ROOT, "deploy", "grafana", "spanprof.json")):
+        with open(path, encoding="utf-8") as f:
+            queried = set(re.findall(r"\b(spanprof_[a-z_]+)", f.read()))
+        missing = {name for name in queried
+                   if re.sub(r"_(total|bucket|sum|count|created)$", "", name) not in families}
+        check(not missing, f"every spanprof metric {os.path.basename(path)} queries is scraped ({sorted(missing) or 'all found'})")
+    check(metric_value(text, "spanprof_received_spans_total", '{transport="http"}') == expected["spanCount"],
+          "spanprof counted the golden trace's spans")
+
+
+def start_prometheus(work, ports):
+    shutil.copy(os.path.join(PROMETHEUS_DIR, "rules.yml"), work)
+    with open(os.path.join(PROMETHEUS_DIR, "prometheus.yml"), encoding="utf-8") as f:
+        config = f.read()
+    # The shipped file, pointed at this spanprof and scraping and evaluating every second.
+    config = config.replace('"localhost:9464"', f'"127.0.0.1:{ports["management"]}"')
+    config = re.sub(r"(scrape|evaluation)_interval: 15s", r"\1_interval: 1s", config)
+    check(f"127.0.0.1:{ports['management']}" in config, "prometheus.yml's target pointed at spanprof")
+    with open(os.path.join(work, "prometheus.yml"), "w", encoding="utf-8") as f:
+        f.write(config)
+    log = open(os.path.join(work, "prometheus.log"), "w", encoding="utf-8")
+    return subprocess.Popen([
+        "prometheus", "--config.file=" + os.path.join(work, "prometheus.yml"),
+        "--storage.tsdb.path=" + os.path.join(work, "data"),
+        f"--web.listen-address=127.0.0.1:{ports['prometheus']}"], stdout=log, stderr=subprocess.STDOUT)
+
+
+def query(ports, promql):
+    url = f"http://127.0.0.1:{ports['prometheus']}/api/v1/query?" + urllib.parse.urlencode({"query": promql})
+    body = json.loads(http(url)[1])
+    if body["status"] != "success":
+        raise AssertionError(f"{promql}: {body}")
+    return {json.dumps(r["metric"], sort_keys=True): float(r["value"][1]) for r in body["data"]["result"]}
+
+
+def prometheus_checks(ports, expected):
+    api = f"http://127.0.0.1:{ports['prometheus']}"
+    until("Prometheus ready", lambda: http(api + "/-/ready")[0] == 200)
+
+    def target_up():
+        targets = json.loads(http(api + "/api/v1/targets")[1])["data"]["activeTargets"]
+        return [t for t in targets if t["labels"]["job"] == "spanprof" and t["health"] == "up"]
+    (target,) = until("the spanprof target up", target_up)
+    check(target["scrapeUrl"] == f"http://127.0.0.1:{ports['management']}/metrics", "target up: " + target["scrapeUrl"])
+
+    received = until("spanprof_received_spans_total scraped",
+                     lambda: query(ports, 'sum(spanprof_received_spans_total{job="spanprof"})'))
+    check(list(received.values()) == [expected["spanCount"]],
+          f"Prometheus: spanprof_received_spans_total = {expected['spanCount']}")
+    total = query(ports, 'sum(spanprof_resource_time_seconds_total{job="spanprof"})')
+    check(list(total.values()) == [expected["resourceTimeNs"] / 1e9],
+          f"Prometheus: Σ spanprof_resource_time_seconds_total = {expected['resourceTimeNs'] / 1e9} s")
+    by_state = {json.loads(k)["state"]: v for k, v in
+                query(ports, 'sum by (state) (spanprof_resource_time_seconds_total{job="spanprof"})').items()}
+    want = {s["state"]: s["resourceNs"] / 1e9 for s in expected["states"] if s["resourceNs"] > 0}
+    check(by_state == want, f"Prometheus: spanprof_resource_time_seconds_total by state = {want}")
+    ratio = until("the recording rules evaluated",
+                  lambda: query(ports, "spanprof:buffered_spans:ratio"))
+    check(list(ratio.values()) == [0.0], "recording rule spanprof:buffered_spans:ratio = 0 (buffer drained)")
+
+
+def stop(process):
+    if process and process.poll() is None:
+        process.terminate()
+        try:
+            process.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
+
+
+def main():
+    started = time.monotonic()
+    with open(GOLDEN + ".otlp.json", "rb") as f:
+        golden_input = f.read()
+    with open(GOLDEN + ".expected.json", encoding="utf-8") as f:
+        expected = json.load(f)
+    ports = {name: free_port() for name in ("http", "grpc", "management", "prometheus")}
+    work = tempfile.mkdtemp(prefix="spanprof-prometheus-it-")
+    spanprof = prometheus = None
+    try:
+        promtool_checks()
+        spanprof = start_spanprof(work, ports)
+        spanprof_checks(ports, golden_input, expected)
+        prometheus = start_prometheus(work, ports)
+        prometheus_checks(ports, expected)
+    except BaseException:
+        for log in ("spanprof.log", "prometheus.log"):
+            path = os.path.join(work, log)
+            if os.path.exists(path):
+                with open(path, encoding="utf-8", errors="replace") as f:
+                    print(f"--- last lines of {log}:\n" + "".join(f.readlines()[-40:]), file=sys.stderr)
+        raise
+    finally:
+        stop(prometheus)
+        stop(spanprof)
+        shutil.rmtree(work, ignore_errors=True)
+    print(f"Prometheus integration test passed in {time.monotonic() - started:.1f} s")
+
+
+if __name__ == "__main__":
+    main()

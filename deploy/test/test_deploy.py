@@ -1,0 +1,328 @@
+"""Checks what deploy/ ships, rendered and parsed by the real tools: kubectl kustomize for every
+kustomization, YAML and JSON parsers for the collector configurations, the dashboard and the
+ConfigMaps' spanprof configuration (every key must be one README.md documents).
+
+Run: /usr/bin/python3 -m unittest discover -s deploy/test -p 'test_*.py'
+"""
+
+import json
+import os
+import re
+import shutil
+import subprocess
+import unittest
+from xml.etree import ElementTree
+
+import yaml
+
+ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
+DEPLOY = os.path.join(ROOT, "deploy")
+KUBECTL = os.environ.get("KUBECTL") or shutil.which("kubectl")
+PORTS = {"otlp-grpc": 4317, "otlp-http": 4318, "metrics": 9464}
+
+
+def render(path):
+    """The manifests kubectl kustomize renders from deploy/<path>, by (kind, name)."""
+    out = subprocess.run([KUBECTL, "kustomize", os.path.join(DEPLOY, path)],
+                         check=True, capture_output=True, text=True).stdout
+    return {(d["kind"], d["metadata"]["name"]): d for d in yaml.safe_load_all(out) if d}
+
+
+def one(manifests, kind, name_prefix=""):
+    found = [d for (k, n), d in manifests.items() if k == kind and n.startswith(name_prefix)]
+    if len(found) != 1:
+        raise AssertionError(f"expected one {kind} named {name_prefix}*, found {len(found)}")
+    return found[0]
+
+
+def env(container):
+    return {e["name"]: e.get("value") for e in container.get("env", [])}
+
+
+def documented_keys():
+    """The spanprof.* keys of README.md's configuration table."""
+    with open(os.path.join(ROOT, "README.md"), encoding="utf-8") as readme:
+        return set(re.findall(r"^\| `(spanprof\.[a-z0-9.-]+)` \|", readme.read(), re.M))
+
+
+def flatten(tree, prefix=""):
+    for key, value in tree.items():
+        path = f"{prefix}.{key}" if prefix else key
+        if isinstance(value, dict) and not path.endswith((".capacity", ".headers", ".expected-interval")):
+            yield from flatten(value, path)
+        else:
+            yield path
+
+
+class SpanprofContainerChecks:
+    """What every spanprof container must have, wherever it runs."""
+
+    def check_spanprof_container(self, container, readiness):
+        self.assertEqual({p["name"]: p["containerPort"] for p in container["ports"]}, PORTS)
+        self.assertEqual(container["livenessProbe"]["httpGet"],
+                         {"path": "/health/liveness", "port": "metrics"})
+        if readiness:
+            self.assertEqual(container["readinessProbe"]["httpGet"],
+                             {"path": "/health/readiness", "port": "metrics"})
+        self.assertEqual(container["startupProbe"]["httpGet"]["path"], "/health/readiness")
+        security = container["securityContext"]
+        self.assertIs(security["readOnlyRootFilesystem"], True)
+        self.assertIs(security["allowPrivilegeEscalation"], False)
+        self.assertEqual(security["capabilities"]["drop"], ["ALL"])
+        self.assertTrue(container["image"].startswith("ghcr.io/spanprof/spanprof:"))
+        self.assertEqual(env(container)["MICRONAUT_CONFIG_FILES"], "/etc/spanprof/spanprof.yml")
+        mounts = {m["mountPath"] for m in container["volumeMounts"]}
+        self.assertEqual(mounts, {"/etc/spanprof", "/tmp"})
+        limits = container["resources"]["limits"]
+        self.assertEqual(container["resources"]["requests"]["memory"], limits["memory"],
+                         "memory request equals limit: the heap is a share of the limit")
+
+    def check_scrape_annotations(self, pod_template):
+        self.assertEqual(pod_template["metadata"]["annotations"], {
+            "prometheus.io/scrape": "true", "prometheus.io/port": "9464",
+            "prometheus.io/path": "/metrics"})
+
+    def check_config_map(self, config_map):
+        config = yaml.safe_load(config_map["data"]["spanprof.yml"])
+        undocumented = set(flatten(config)) - documented_keys()
+        self.assertEqual(undocumented, set(), "keys README.md does not document")
+        return config["spanprof"]
+
+
+@unittest.skipUnless(KUBECTL, "kubectl is not installed (scripts/install-test-tools.sh installs it)")
+class BaseTest(unittest.TestCase, SpanprofContainerChecks):
+
+    def setUp(self):
+        self.manifests = render("kubernetes/base")
+
+    def test_kinds(self):
+        self.assertEqual(sorted(k for k, _ in self.manifests),
+                         ["ConfigMap", "Deployment", "PodDisruptionBudget", "Service"])
+
+    def test_deployment(self):
+        deployment = one(self.manifests, "Deployment", "spanprof")
+        pod = deployment["spec"]["template"]
+        self.check_scrape_annotations(pod)
+        self.assertIs(pod["spec"]["securityContext"]["runAsNonRoot"], True)
+        (container,) = pod["spec"]["containers"]
+        self.check_spanprof_container(container, readiness=True)
+        config_map = one(self.manifests, "ConfigMap", "spanprof-config-")
+        volumes = {v["name"]: v for v in pod["spec"]["volumes"]}
+        self.assertEqual(volumes["config"]["configMap"]["name"], config_map["metadata"]["name"])
+        self.assertIn("emptyDir", volumes["tmp"])
+
+    def test_config_is_sized_for_the_memory_limit(self):
+        spanprof = self.check_config_map(one(self.manifests, "ConfigMap", "spanprof-config-"))
+        # BENCHMARKS.md: ~1.2 KB of heap per buffered span; the heap is 75 % of the 2 GiB limit.
+        self.assertLessEqual(spanprof["assembly"]["max-buffered-spans"] * 1200, 0.75 * 2 * 2**30 / 2)
+        self.assertEqual(spanprof["management"]["port"], 9464)
+
+    def test_service_and_disruption_budget(self):
+        service = one(self.manifests, "Service", "spanprof")
+        self.assertEqual({p["name"]: p["port"] for p in service["spec"]["ports"]}, PORTS)
+        pod_labels = one(self.manifests, "Deployment", "spanprof")["spec"]["template"]["metadata"]["labels"]
+        self.assertLessEqual(service["spec"]["selector"].items(), pod_labels.items())
+        budget = one(self.manifests, "PodDisruptionBudget", "spanprof")
+        self.assertEqual(budget["spec"]["maxUnavailable"], 1)
+        self.assertEqual(budget["spec"]["selector"]["matchLabels"]["app.kubernetes.io/name"], "spanprof")
+
+
+@unittest.skipUnless(KUBECTL, "kubectl is not installed (scripts/install-test-tools.sh installs it)")
+class GatewayTest(unittest.TestCase, SpanprofContainerChecks):
+
+    def setUp(self):
+        self.manifests = render("kubernetes/overlays/gateway")
+
+    def test_kinds(self):
+        self.assertEqual(sorted(k for k, _ in self.manifests), sorted([
+            "Namespace", "ServiceAccount", "Role", "RoleBinding", "ConfigMap", "ConfigMap",
+            "Service", "Service", "Service", "Deployment", "Deployment", "PodDisruptionBudget"]))
+        for (kind, name), manifest in self.manifests.items():
+            if kind != "Namespace":
+                self.assertEqual(manifest["metadata"].get("namespace"), "spanprof", f"{kind} {name}")
+
+    def test_replicas_forward_back_to_the_gateway(self):
+        deployment = self.manifests[("Deployment", "spanprof")]
+        self.assertEqual(deployment["spec"]["replicas"], 3)
+        (container,) = deployment["spec"]["template"]["spec"]["containers"]
+        self.check_spanprof_container(container, readiness=True)
+        endpoint = env(container)["SPANPROF_EXPORT_ENDPOINT"]
+        gateway = self.manifests[("Service", "otel-gateway")]
+        enriched = {p["name"]: p["port"] for p in gateway["spec"]["ports"]}["enriched"]
+        self.assertEqual(endpoint, f"http://otel-gateway.spanprof.svc.cluster.local:{enriched}")
+        collector = self.collector_config()
+        self.assertEqual(collector["receivers"]["otlp/enriched"]["protocols"]["grpc"]["endpoint"],
+                         f"0.0.0.0:{enriched}")
+
+    def test_collector_routes_by_trace_id_to_the_headless_service(self):
+        headless = self.manifests[("Service", "spanprof-headless")]
+        self.assertEqual(headless["spec"]["clusterIP"], "None")
+        self.assertEqual(headless["spec"]["selector"], {"app.kubernetes.io/name": "spanprof"})
+        (port,) = headless["spec"]["ports"]
+        self.assertEqual((port["port"], port["targetPort"]), (4317, "otlp-grpc"))
+        balancing = self.collector_config()["exporters"]["loadbalancing"]
+        self.assertEqual(balancing["routing_key"], "traceID")
+        self.assertEqual(balancing["resolver"]["k8s"], {
+            "service": f"{headless['metadata']['name']}.{headless['metadata']['namespace']}",
+            "ports": [port["port"]]})
+        self.assertIn("otlp", balancing["protocol"])
+
+    def test_collector_may_watch_the_endpoints(self):
+        deployment = self.manifests[("Deployment", "otel-gateway")]
+        account = deployment["spec"]["template"]["spec"]["serviceAccountName"]
+        binding = self.manifests[("RoleBinding", "otel-gateway-endpoints")]
+        self.assertEqual(binding["subjects"], [
+            {"kind": "ServiceAccount", "name": account, "namespace": "spanprof"}])
+        rules = self.manifests[("Role", binding["roleRef"]["name"])]["rules"]
+        watched = {(g, r) for rule in rules for g in rule["apiGroups"] for r in rule["resources"]
+                   if {"get", "list", "watch"} <= set(rule["verbs"])}
+        self.assertIn(("", "endpoints"), watched)
+        self.assertIn(("discovery.k8s.io", "endpointslices"), watched)
+
+    def collector_config(self):
+        config_map = one(self.manifests, "ConfigMap", "otel-gateway-config-")
+        return yaml.safe_load(config_map["data"]["collector.yaml"])
+
+
+@unittest.skipUnless(KUBECTL, "kubectl is not installed (scripts/install-test-tools.sh installs it)")
+class SidecarTest(unittest.TestCase, SpanprofContainerChecks):
+
+    def setUp(self):
+        self.manifests = render("kubernetes/overlays/sidecar")
+        self.pod = self.manifests[("Deployment", "checkout")]["spec"]["template"]
+
+    def test_kinds(self):
+        self.assertEqual(sorted(k for k, _ in self.manifests), ["ConfigMap", "Deployment"])
+
+    def test_the_app_exports_to_its_sidecar(self):
+        (app,) = self.pod["spec"]["containers"]
+        self.assertEqual(app["name"], "app")
+        self.assertEqual(env(app)["OTEL_EXPORTER_OTLP_ENDPOINT"], "http://localhost:4317")
+        self.assertEqual(env(app)["OTEL_EXPORTER_OTLP_PROTOCOL"], "grpc")
+        self.assertEqual(env(app)["OTEL_SERVICE_NAME"], "checkout")
+
+    def test_the_sidecar_runs_beside_the_app_and_forwards_to_the_cluster_collector(self):
+        (sidecar,) = self.pod["spec"]["initContainers"]
+        self.assertEqual(sidecar["name"], "spanprof")
+        self.assertEqual(sidecar["restartPolicy"], "Always")
+        self.check_spanprof_container(sidecar, readiness=False)
+        self.assertNotIn("readinessProbe", sidecar)
+        self.check_scrape_annotations(self.pod)
+        config_map = one(self.manifests, "ConfigMap", "spanprof-sidecar-config-")
+        volumes = {v["name"]: v for v in self.pod["spec"]["volumes"]}
+        self.assertEqual(volumes["spanprof-config"]["configMap"]["name"],
+                         config_map["metadata"]["name"])
+        spanprof = self.check_config_map(config_map)
+        cluster = render("otel-collector/cluster")
+        service = self.manifests_service(cluster, "otel-collector")
+        grpc = {p["name"]: p["port"] for p in service["spec"]["ports"]}["otlp-grpc"]
+        self.assertEqual(spanprof["export"]["endpoint"],
+                         f"http://otel-collector.{service['metadata']['namespace']}.svc.cluster.local:{grpc}")
+
+    @staticmethod
+    def manifests_service(manifests, name):
+        return manifests[("Service", name)]
+
+
+class CollectorConfigTest(unittest.TestCase):
+    """The collector configurations: valid YAML, every pipeline's parts defined, the keys the
+    collector (contrib 0.120.0) expects."""
+
+    def check(self, name):
+        with open(os.path.join(DEPLOY, "otel-collector", name, "collector.yaml"), encoding="utf-8") as f:
+            config = yaml.safe_load(f)
+        self.assertEqual(set(config) - {"extensions"}, {"receivers", "processors", "exporters", "service"})
+        for extension in config["service"].get("extensions", []):
+            self.assertIn(extension, config["extensions"])
+        for pipeline_name, pipeline in config["service"]["pipelines"].items():
+            self.assertEqual(pipeline_name.split("/")[0], "traces")
+            for part in ("receivers", "processors", "exporters"):
+                for component in pipeline.get(part, []):
+                    self.assertIn(component, config[part], f"{pipeline_name} uses undefined {component}")
+        for receiver in config["receivers"].values():
+            for protocol, settings in receiver["protocols"].items():
+                self.assertIn(protocol, ("grpc", "http"))
+                self.assertRegex(settings["endpoint"], r"^0\.0\.0\.0:\d+$")
+        self.assertIn("memory_limiter", config["processors"])
+        return config
+
+    def test_gateway(self):
+        config = self.check("gateway")
+        balancing = config["exporters"]["loadbalancing"]
+        self.assertEqual(set(balancing), {"routing_key", "protocol", "resolver"})
+        self.assertEqual(balancing["routing_key"], "traceID")
+        self.assertEqual(len(balancing["resolver"]), 1, "the exporter takes exactly one resolver")
+        self.assertEqual(set(balancing["protocol"]), {"otlp"})
+        pipelines = config["service"]["pipelines"]
+        self.assertEqual(pipelines["traces/in"]["exporters"], ["loadbalancing"])
+        # Batching before the load balancer would mix traces; it splits by trace id anyway.
+        self.assertNotIn("batch", pipelines["traces/in"]["processors"])
+
+    def test_cluster(self):
+        config = self.check("cluster")
+        self.assertEqual(config["service"]["pipelines"]["traces"]["exporters"], ["otlp/backend"])
+
+
+class ImageTest(unittest.TestCase):
+    """The Dockerfile (no Docker engine here to build it: its shape is checked instead)."""
+
+    def setUp(self):
+        with open(os.path.join(DEPLOY, "Dockerfile"), encoding="utf-8") as f:
+            text = re.sub(r"\\\n\s*", " ", f.read())  # join continued lines
+        self.lines = [l.strip() for l in text.splitlines() if l.strip() and not l.startswith("#")]
+
+    def instructions(self, name):
+        return [l[len(name) + 1:] for l in self.lines if l.startswith(name + " ")]
+
+    def test_multi_stage_onto_a_java_17_jre(self):
+        stages = self.instructions("FROM")
+        self.assertGreaterEqual(len(stages), 2)
+        self.assertEqual(stages[-1], "eclipse-temurin:17-jre")
+        self.assertIn("--from=build", " ".join(self.instructions("COPY")))
+
+    def test_runs_as_a_numeric_non_root_user(self):
+        (user,) = self.instructions("USER")
+        self.assertNotEqual(user.split(":")[0], "0")
+        self.assertTrue(user.split(":")[0].isdigit())
+
+    def test_ports_and_health_check(self):
+        self.assertEqual(self.instructions("EXPOSE"), ["4317 4318 9464"])
+        (check,) = self.instructions("HEALTHCHECK")
+        self.assertIn("dev.spanprof.management.HealthCheck", check)
+        self.assertIn("http://127.0.0.1:9464/health/readiness", check)
+        self.assertTrue(os.path.exists(os.path.join(
+            ROOT, "service/src/main/java/dev/spanprof/management/HealthCheck.java")))
+
+
+    def test_the_maven_profile_builds_this_dockerfile(self):
+        namespace = {"m": "http://maven.apache.org/POM/4.0.0"}
+        pom = ElementTree.parse(os.path.join(ROOT, "pom.xml"))
+        commands = {p.findtext("m:id", namespaces=namespace): [
+                        c.text for c in p.iterfind(".//m:commandlineArgs", namespace)]
+                    for p in pom.iterfind("m:profiles/m:profile", namespace)}
+        self.assertEqual(commands["image"],
+                         ["build --file deploy/Dockerfile --tag ${image.name}:${project.version} ${project.basedir}"])
+        self.assertEqual(commands["image-push"], ["push ${image.name}:${project.version}"])
+
+
+class DashboardTest(unittest.TestCase):
+
+    def test_every_panel_queries_prometheus(self):
+        with open(os.path.join(DEPLOY, "grafana", "spanprof.json"), encoding="utf-8") as f:
+            dashboard = json.load(f)
+        panels = [p for p in dashboard["panels"] if p["type"] != "row"]
+        self.assertGreaterEqual(len(panels), 15)
+        self.assertEqual(len({p["id"] for p in dashboard["panels"]}), len(dashboard["panels"]))
+        for panel in panels:
+            self.assertTrue(panel["targets"], panel["title"])
+            for target in panel["targets"]:
+                self.assertRegex(target["expr"], r"spanprof_|process_|jvm_", panel["title"])
+        titles = " ".join(p["title"] for p in panels).lower()
+        for topic in ("resource time by state", "parallelism", "inclusive and exclusive",
+                      "critical-path", "ranking", "quantiles", "pool utilization",
+                      "cpu attribution", "received and refused"):
+            self.assertIn(topic, titles)
+
+
+if __name__ == "__main__":
+    unittest.main()
