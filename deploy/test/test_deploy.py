@@ -224,6 +224,40 @@ class SidecarTest(unittest.TestCase, SpanprofContainerChecks):
         return manifests[("Service", name)]
 
 
+@unittest.skipUnless(KUBECTL, "kubectl is not installed (scripts/install-test-tools.sh installs it)")
+class PrometheusOperatorTest(unittest.TestCase):
+    """The PodMonitor and ServiceMonitor find what the base and the sidecar overlay deploy."""
+
+    @staticmethod
+    def load(name):
+        with open(os.path.join(DEPLOY, "prometheus", name), encoding="utf-8") as f:
+            return yaml.safe_load(f)
+
+    def test_service_monitor_selects_the_service_and_its_metrics_port(self):
+        monitor = self.load("servicemonitor.yaml")
+        self.assertEqual((monitor["apiVersion"], monitor["kind"]), ("monitoring.coreos.com/v1", "ServiceMonitor"))
+        service = one(render("kubernetes/base"), "Service", "spanprof")
+        self.assertLessEqual(monitor["spec"]["selector"]["matchLabels"].items(),
+                             service["metadata"]["labels"].items())
+        (endpoint,) = monitor["spec"]["endpoints"]
+        self.assertIn(endpoint["port"], [p["name"] for p in service["spec"]["ports"]])
+        self.assertEqual(endpoint["path"], "/metrics")
+
+    def test_pod_monitor_keeps_the_spanprof_container_wherever_it_runs(self):
+        monitor = self.load("podmonitor.yaml")
+        self.assertEqual((monitor["apiVersion"], monitor["kind"]), ("monitoring.coreos.com/v1", "PodMonitor"))
+        (endpoint,) = monitor["spec"]["podMetricsEndpoints"]
+        (keep,) = endpoint["relabelings"]
+        self.assertEqual((keep["sourceLabels"], keep["action"]), (["__meta_kubernetes_pod_container_name"], "keep"))
+        pods = [one(render("kubernetes/base"), "Deployment", "spanprof")["spec"]["template"]["spec"],
+                render("kubernetes/overlays/sidecar")[("Deployment", "checkout")]["spec"]["template"]["spec"]]
+        for pod in pods:
+            containers = pod["containers"] + pod.get("initContainers", [])
+            matching = [c for c in containers if re.fullmatch(keep["regex"], c["name"])]
+            self.assertEqual(len(matching), 1)
+            self.assertIn(endpoint["port"], [p["name"] for p in matching[0]["ports"]])
+
+
 class CollectorConfigTest(unittest.TestCase):
     """The collector configurations: valid YAML, every pipeline's parts defined, the keys the
     collector (contrib 0.120.0) expects."""
