@@ -10,7 +10,12 @@ import java.util.Objects;
  * kept unchanged and reported by {@link #endsBeforeStart()}; {@link #effectiveEndNanos()} treats
  * it as zero-length at its start, as semantics.md §1 requires. Nothing is ever dropped for it.
  *
- * <p>Instances are immutable; build them with a reusable {@link Builder}.
+ * <p>A span's own attributes may be decoded from its encoding only when first asked for (an
+ * {@link AttributeDecoder}): a span waiting in the buffer for its trace then holds little more
+ * than its encoded bytes, and spans nobody looks into are never decoded.
+ *
+ * <p>Instances are immutable (the decoded attributes are a cache of what the encoding holds);
+ * build them with a reusable {@link Builder}.
  */
 public final class SpanRecord {
 
@@ -23,7 +28,13 @@ public final class SpanRecord {
   private final SpanStatus status;
   private final long startNanos;
   private final long endNanos;
-  private final Attributes attributes;
+  /**
+   * The span's own attributes once known. Not volatile: {@link Attributes} is immutable with final
+   * fields, so a thread that sees the reference sees the whole object; one that does not yet
+   * decodes the same attributes again.
+   */
+  private Attributes attributes;
+  private final AttributeDecoder attributeDecoder;
   private final SpanResource resource;
   private final SpanScope scope;
   private final byte[] encoded;
@@ -38,7 +49,8 @@ public final class SpanRecord {
     this.status = Objects.requireNonNull(builder.status, "status");
     this.startNanos = builder.startNanos;
     this.endNanos = builder.endNanos;
-    this.attributes = Objects.requireNonNull(builder.attributes, "attributes");
+    this.attributes = builder.attributes;
+    this.attributeDecoder = builder.attributeDecoder;
     this.resource = Objects.requireNonNull(builder.resource, "resource");
     this.scope = Objects.requireNonNull(builder.scope, "scope");
     this.encoded = Objects.requireNonNull(builder.encoded, "encoded");
@@ -110,12 +122,23 @@ public final class SpanRecord {
 
   /** The span's own attributes; see {@link #attribute(String)} for the lookup semantics.md uses. */
   public Attributes attributes() {
-    return attributes;
+    Attributes known = attributes;
+    if (known == null) {
+      known = attributeDecoder.decode(encoded);
+      attributes = known;
+    }
+    return known;
+  }
+
+  /** Decodes a span's own attributes from its encoded bytes. */
+  @FunctionalInterface
+  public interface AttributeDecoder {
+    Attributes decode(byte[] encodedSpan);
   }
 
   /** The span's attribute {@code key}, else its resource's, else null (semantics.md §1). */
   public Object attribute(String key) {
-    Object own = attributes.get(key);
+    Object own = attributes().get(key);
     return own != null ? own : resource.attributes().get(key);
   }
 
@@ -159,6 +182,7 @@ public final class SpanRecord {
     private long startNanos;
     private long endNanos;
     private Attributes attributes = Attributes.empty();
+    private AttributeDecoder attributeDecoder;
     private SpanResource resource;
     private SpanScope scope;
     private byte[] encoded = new byte[0];
@@ -208,6 +232,14 @@ public final class SpanRecord {
 
     public Builder setAttributes(Attributes attributes) {
       this.attributes = Objects.requireNonNull(attributes, "attributes");
+      this.attributeDecoder = null;
+      return this;
+    }
+
+    /** The attributes will be decoded from the encoded span when first asked for. */
+    public Builder setAttributes(AttributeDecoder decoder) {
+      this.attributeDecoder = Objects.requireNonNull(decoder, "decoder");
+      this.attributes = null;
       return this;
     }
 

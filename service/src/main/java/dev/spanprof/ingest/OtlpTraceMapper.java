@@ -1,6 +1,7 @@
 package dev.spanprof.ingest;
 
-import com.google.protobuf.ByteString;
+import static java.nio.charset.StandardCharsets.UTF_8;
+
 import dev.spanprof.analysis.Attributes;
 import dev.spanprof.analysis.SpanKind;
 import dev.spanprof.analysis.SpanRecord;
@@ -8,24 +9,33 @@ import dev.spanprof.analysis.SpanResource;
 import dev.spanprof.analysis.SpanScope;
 import dev.spanprof.analysis.SpanStatus;
 import io.opentelemetry.proto.collector.trace.v1.ExportTraceServiceRequest;
-import io.opentelemetry.proto.common.v1.AnyValue;
-import io.opentelemetry.proto.common.v1.KeyValue;
+import io.opentelemetry.proto.common.v1.InstrumentationScope;
 import io.opentelemetry.proto.trace.v1.ResourceSpans;
 import io.opentelemetry.proto.trace.v1.ScopeSpans;
 import io.opentelemetry.proto.trace.v1.Span;
+import io.opentelemetry.proto.trace.v1.Status;
+import java.io.ByteArrayOutputStream;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.Collections;
 import java.util.List;
 
 /**
- * The one place where OTLP trace messages become {@link SpanRecord}s.
+ * The one place where OTLP trace requests become {@link SpanRecord}s: one walk over the protobuf
+ * encoding of an {@code ExportTraceServiceRequest}, in place.
  *
- * <p>Invalid spans are refused one by one (the OTLP partial-success model): a trace id that is not
- * 16 bytes or is all zero, a span id that is not 8 bytes or is all zero, a parent span id that is
- * neither empty nor 8 bytes. Everything else is kept, including spans that end before they start
- * (flagged, analysed as zero-length). Names and keys are interned; each span keeps its encoding
- * for forwarding (see {@link SpanEncodings}).
+ * <p>Each span keeps its slice of the body, the very bytes the client sent, for forwarding; its
+ * ids, name, kind, status and times are read from it; its attributes are only checked, and
+ * decoded later, when the analysis first asks ({@link OtlpAttributes}). So a span waiting for its
+ * trace holds little more than its encoding, and no message tree is built to be thrown away.
+ * Resources and scopes are decoded once per block and shared by its spans.
+ *
+ * <p>Invalid spans are refused one by one (the OTLP partial-success model): a trace id that is
+ * not 16 bytes or is all zero, a span id that is not 8 bytes or is all zero, a parent span id that
+ * is neither empty nor 8 bytes. Everything else is kept, including spans that end before they
+ * start (flagged, analysed as zero-length). A body that is not valid protobuf at all is refused
+ * whole ({@link InvalidOtlpException}). Fields unknown to this version of OTLP are skipped (and
+ * forwarded, being in the span's bytes); a field repeated where one is expected counts its last
+ * occurrence, as protobuf's parser does. Names and keys are interned.
  */
 final class OtlpTraceMapper {
 
@@ -34,170 +44,303 @@ final class OtlpTraceMapper {
 
   private static final String SERVICE_NAME = "service.name";
 
+  private static final int RESOURCE_SPANS = lengthDelimited(ExportTraceServiceRequest.RESOURCE_SPANS_FIELD_NUMBER);
+  private static final int RESOURCE = lengthDelimited(ResourceSpans.RESOURCE_FIELD_NUMBER);
+  private static final int SCOPE_SPANS = lengthDelimited(ResourceSpans.SCOPE_SPANS_FIELD_NUMBER);
+  private static final int RESOURCE_SCHEMA_URL = lengthDelimited(ResourceSpans.SCHEMA_URL_FIELD_NUMBER);
+  private static final int SCOPE = lengthDelimited(ScopeSpans.SCOPE_FIELD_NUMBER);
+  private static final int SPANS = lengthDelimited(ScopeSpans.SPANS_FIELD_NUMBER);
+  private static final int SCOPE_SCHEMA_URL = lengthDelimited(ScopeSpans.SCHEMA_URL_FIELD_NUMBER);
+  private static final int SCOPE_NAME = lengthDelimited(InstrumentationScope.NAME_FIELD_NUMBER);
+  private static final int SCOPE_VERSION = lengthDelimited(InstrumentationScope.VERSION_FIELD_NUMBER);
+  private static final int SCOPE_ATTRIBUTES = lengthDelimited(InstrumentationScope.ATTRIBUTES_FIELD_NUMBER);
+  private static final int TRACE_ID = lengthDelimited(Span.TRACE_ID_FIELD_NUMBER);
+  private static final int SPAN_ID = lengthDelimited(Span.SPAN_ID_FIELD_NUMBER);
+  private static final int PARENT_SPAN_ID = lengthDelimited(Span.PARENT_SPAN_ID_FIELD_NUMBER);
+  private static final int NAME = lengthDelimited(Span.NAME_FIELD_NUMBER);
+  private static final int KIND = OtlpAttributes.tag(Span.KIND_FIELD_NUMBER, WireReader.VARINT);
+  private static final int START = OtlpAttributes.tag(Span.START_TIME_UNIX_NANO_FIELD_NUMBER, WireReader.FIXED64);
+  private static final int END = OtlpAttributes.tag(Span.END_TIME_UNIX_NANO_FIELD_NUMBER, WireReader.FIXED64);
+  private static final int STATUS = lengthDelimited(Span.STATUS_FIELD_NUMBER);
+  private static final int STATUS_CODE = OtlpAttributes.tag(Status.CODE_FIELD_NUMBER, WireReader.VARINT);
+
   private final StringInterner interner;
+  private final OtlpAttributes attributes;
 
   OtlpTraceMapper(StringInterner interner) {
     this.interner = interner;
+    this.attributes = new OtlpAttributes(interner);
   }
 
-  /** Maps a request that was not parsed from protobuf: its spans are encoded for forwarding. */
+  /** Maps a request that arrived as a message (OTLP/JSON): through its protobuf encoding. */
   MappedRequest map(ExportTraceServiceRequest request) {
-    return map(request, countSpans(request), SpanEncodings.reencoded());
+    try {
+      return map(request.toByteArray());
+    } catch (InvalidOtlpException e) {
+      throw new IllegalStateException("protobuf's own encoding of a message does not decode", e);
+    }
   }
 
-  /** Maps a request parsed from {@code body}: each span keeps its slice of it for forwarding. */
-  MappedRequest map(ExportTraceServiceRequest request, byte[] body) {
-    int spanCount = countSpans(request);
-    return map(request, spanCount, SpanEncodings.sliced(body, spanCount));
+  /** Maps a protobuf-encoded request. */
+  MappedRequest map(byte[] body) throws InvalidOtlpException {
+    Walk walk = new Walk(body);
+    WireReader request = new WireReader(body, 0, body.length);
+    for (int r = 0; request.hasMore(); ) {
+      int tag = request.readTag();
+      if (tag == RESOURCE_SPANS) {
+        int length = request.readLength();
+        walk.resourceSpans(r++, request.fieldOffset(), length);
+      } else {
+        request.skip(tag);
+      }
+    }
+    return new MappedRequest(walk.spans, walk.problems.rejected, walk.endBeforeStart,
+        walk.problems.describe());
   }
 
-  private MappedRequest map(
-      ExportTraceServiceRequest request, int spanCount, SpanEncodings encodings) {
-    List<SpanRecord> spans = new ArrayList<>(spanCount);
-    Problems problems = new Problems();
-    int endBeforeStart = 0;
-    SpanRecord.Builder builder = SpanRecord.builder();
-    int index = 0; // of the span in the whole request, valid or not
-    for (int r = 0; r < request.getResourceSpansCount(); r++) {
-      ResourceSpans resourceSpans = request.getResourceSpans(r);
-      SpanResource resource = mapResource(resourceSpans);
-      for (int s = 0; s < resourceSpans.getScopeSpansCount(); s++) {
-        ScopeSpans scopeSpans = resourceSpans.getScopeSpans(s);
-        SpanScope scope = mapScope(scopeSpans);
-        for (int i = 0; i < scopeSpans.getSpansCount(); i++, index++) {
-          Span span = scopeSpans.getSpans(i);
-          String invalid = validate(span);
-          if (invalid != null) {
-            problems.reject(r, s, i, invalid);
-            continue;
-          }
-          if (span.getEndTimeUnixNano() < span.getStartTimeUnixNano()) {
-            endBeforeStart++;
-            problems.warn(r, s, i, "endTimeUnixNano is before startTimeUnixNano; "
-                + "kept and analysed as zero-length at its start");
-          }
-          spans.add(builder
-              .setTraceId(longAt(span.getTraceId(), 0), longAt(span.getTraceId(), 8))
-              .setSpanId(longAt(span.getSpanId(), 0))
-              .setParentSpanId(span.getParentSpanId().isEmpty()
-                  ? 0 : longAt(span.getParentSpanId(), 0))
-              .setName(interner.intern(span.getName()))
-              .setKind(SpanKind.fromOtlp(span.getKindValue()))
-              .setStatus(SpanStatus.fromOtlp(span.getStatus().getCodeValue()))
-              .setStartNanos(span.getStartTimeUnixNano())
-              .setEndNanos(span.getEndTimeUnixNano())
-              .setAttributes(attributes(span.getAttributesList()))
-              .setResource(resource)
-              .setScope(scope)
-              .setEncoded(encodings.of(index, span))
-              .build());
+  private static int lengthDelimited(int fieldNumber) {
+    return OtlpAttributes.tag(fieldNumber, WireReader.LENGTH_DELIMITED);
+  }
+
+  /** One request's walk: its spans so far and what was wrong with them. */
+  private final class Walk {
+    private final byte[] body;
+    private final List<SpanRecord> spans = new ArrayList<>();
+    private final Problems problems = new Problems();
+    private final SpanRecord.Builder builder = SpanRecord.builder();
+    private int endBeforeStart;
+
+    Walk(byte[] body) {
+      this.body = body;
+    }
+
+    void resourceSpans(int r, int offset, int length) throws InvalidOtlpException {
+      // The resource may follow its scopes on the wire: locate both, then map.
+      Occurrences resource = new Occurrences();
+      Occurrences scopeSpans = new Occurrences();
+      String schemaUrl = "";
+      WireReader in = new WireReader(body, offset, length);
+      while (in.hasMore()) {
+        int tag = in.readTag();
+        if (tag == RESOURCE) {
+          resource.add(in.readLength(), in.fieldOffset());
+        } else if (tag == SCOPE_SPANS) {
+          scopeSpans.add(in.readLength(), in.fieldOffset());
+        } else if (tag == RESOURCE_SCHEMA_URL) {
+          schemaUrl = string(in.readLength(), in.fieldOffset());
+        } else {
+          in.skip(tag);
         }
       }
-    }
-    return new MappedRequest(spans, problems.rejected, endBeforeStart, problems.describe());
-  }
-
-  private static int countSpans(ExportTraceServiceRequest request) {
-    int count = 0;
-    for (ResourceSpans resourceSpans : request.getResourceSpansList()) {
-      for (ScopeSpans scopeSpans : resourceSpans.getScopeSpansList()) {
-        count += scopeSpans.getSpansCount();
+      byte[] encoded = resource.concatenated(body);
+      Attributes resourceAttributes =
+          attributes.decode(encoded, 0, encoded.length, OtlpAttributes.LIST_ENTRIES);
+      Object serviceName = resourceAttributes.get(SERVICE_NAME);
+      SpanResource spanResource = new SpanResource(
+          serviceName == null ? SpanResource.UNKNOWN_SERVICE : interner.intern(serviceName.toString()),
+          resourceAttributes, schemaUrl, encoded);
+      for (int s = 0; s < scopeSpans.size; s++) {
+        scopeSpans(r, s, scopeSpans.offset(s), scopeSpans.length(s), spanResource);
       }
     }
-    return count;
-  }
 
-  private static String validate(Span span) {
-    ByteString traceId = span.getTraceId();
-    if (traceId.size() != 16) {
-      return "traceId has " + traceId.size() + " bytes, expected 16";
-    }
-    if ((longAt(traceId, 0) | longAt(traceId, 8)) == 0) {
-      return "traceId is all zeros";
-    }
-    ByteString spanId = span.getSpanId();
-    if (spanId.size() != 8) {
-      return "spanId has " + spanId.size() + " bytes, expected 8";
-    }
-    if (longAt(spanId, 0) == 0) {
-      return "spanId is all zeros";
-    }
-    int parentSize = span.getParentSpanId().size();
-    if (parentSize != 0 && parentSize != 8) {
-      return "parentSpanId has " + parentSize + " bytes, expected 0 or 8";
-    }
-    return null;
-  }
-
-  private SpanResource mapResource(ResourceSpans resourceSpans) {
-    Attributes attributes = attributes(resourceSpans.getResource().getAttributesList());
-    Object serviceName = attributes.get(SERVICE_NAME);
-    return new SpanResource(
-        serviceName == null ? SpanResource.UNKNOWN_SERVICE : interner.intern(serviceName.toString()),
-        attributes,
-        resourceSpans.getSchemaUrl(),
-        resourceSpans.getResource().toByteArray());
-  }
-
-  private SpanScope mapScope(ScopeSpans scopeSpans) {
-    var scope = scopeSpans.getScope();
-    return new SpanScope(
-        interner.intern(scope.getName()),
-        interner.intern(scope.getVersion()),
-        attributes(scope.getAttributesList()),
-        scopeSpans.getSchemaUrl(),
-        scope.toByteArray());
-  }
-
-  private Attributes attributes(List<KeyValue> keyValues) {
-    int size = keyValues.size();
-    if (size == 0) {
-      return Attributes.empty();
-    }
-    String[] keys = new String[size];
-    Object[] values = new Object[size];
-    int kept = 0;
-    for (KeyValue keyValue : keyValues) {
-      Object value = value(keyValue.getValue());
-      if (value != null) { // an empty AnyValue stands for null: the same as absent for lookups
-        keys[kept] = interner.intern(keyValue.getKey());
-        values[kept] = value;
-        kept++;
-      }
-    }
-    if (kept < size) {
-      keys = Arrays.copyOf(keys, kept);
-      values = Arrays.copyOf(values, kept);
-    }
-    return Attributes.wrap(keys, values);
-  }
-
-  private Object value(AnyValue value) {
-    return switch (value.getValueCase()) {
-      case STRING_VALUE -> value.getStringValue();
-      case BOOL_VALUE -> value.getBoolValue();
-      case INT_VALUE -> value.getIntValue();
-      case DOUBLE_VALUE -> value.getDoubleValue();
-      case BYTES_VALUE -> value.getBytesValue().toByteArray();
-      case ARRAY_VALUE -> {
-        List<Object> elements = new ArrayList<>(value.getArrayValue().getValuesCount());
-        for (AnyValue element : value.getArrayValue().getValuesList()) {
-          elements.add(value(element));
+    private void scopeSpans(int r, int s, int offset, int length, SpanResource resource)
+        throws InvalidOtlpException {
+      Occurrences scope = new Occurrences();
+      Occurrences spanRanges = new Occurrences();
+      String schemaUrl = "";
+      WireReader in = new WireReader(body, offset, length);
+      while (in.hasMore()) {
+        int tag = in.readTag();
+        if (tag == SCOPE) {
+          scope.add(in.readLength(), in.fieldOffset());
+        } else if (tag == SPANS) {
+          spanRanges.add(in.readLength(), in.fieldOffset());
+        } else if (tag == SCOPE_SCHEMA_URL) {
+          schemaUrl = string(in.readLength(), in.fieldOffset());
+        } else {
+          in.skip(tag);
         }
-        yield Collections.unmodifiableList(elements);
       }
-      case KVLIST_VALUE -> attributes(value.getKvlistValue().getValuesList());
-      // VALUE_NOT_SET, and kinds newer than this mapper: absent here, still in the encoded span.
-      default -> null;
-    };
+      SpanScope spanScope = scope(scope.concatenated(body), schemaUrl);
+      for (int i = 0; i < spanRanges.size; i++) {
+        span(r, s, i, spanRanges.offset(i), spanRanges.length(i), resource, spanScope);
+      }
+    }
+
+    private SpanScope scope(byte[] encoded, String schemaUrl) throws InvalidOtlpException {
+      String name = "";
+      String version = "";
+      WireReader in = new WireReader(encoded, 0, encoded.length);
+      while (in.hasMore()) {
+        int tag = in.readTag();
+        if (tag == SCOPE_NAME) {
+          int n = in.readLength();
+          name = new String(encoded, in.fieldOffset(), n, UTF_8);
+        } else if (tag == SCOPE_VERSION) {
+          int n = in.readLength();
+          version = new String(encoded, in.fieldOffset(), n, UTF_8);
+        } else {
+          in.skip(tag);
+        }
+      }
+      return new SpanScope(interner.intern(name), interner.intern(version),
+          attributes.decode(encoded, 0, encoded.length, SCOPE_ATTRIBUTES), schemaUrl, encoded);
+    }
+
+    private void span(int r, int s, int i, int offset, int length, SpanResource resource,
+        SpanScope scope) throws InvalidOtlpException {
+      int traceIdOffset = -1;
+      int traceIdLength = 0;
+      int spanIdOffset = -1;
+      int spanIdLength = 0;
+      int parentOffset = -1;
+      int parentLength = 0;
+      String name = "";
+      int kind = 0;
+      int statusCode = 0;
+      long start = 0;
+      long end = 0;
+      WireReader in = new WireReader(body, offset, length);
+      while (in.hasMore()) {
+        int tag = in.readTag();
+        if (tag == TRACE_ID) {
+          traceIdLength = in.readLength();
+          traceIdOffset = in.fieldOffset();
+        } else if (tag == SPAN_ID) {
+          spanIdLength = in.readLength();
+          spanIdOffset = in.fieldOffset();
+        } else if (tag == PARENT_SPAN_ID) {
+          parentLength = in.readLength();
+          parentOffset = in.fieldOffset();
+        } else if (tag == NAME) {
+          int n = in.readLength();
+          name = interner.intern(new String(body, in.fieldOffset(), n, UTF_8));
+        } else if (tag == KIND) {
+          kind = (int) in.readVarint();
+        } else if (tag == START) {
+          start = in.readFixed64();
+        } else if (tag == END) {
+          end = in.readFixed64();
+        } else if (tag == OtlpAttributes.SPAN_ATTRIBUTES) {
+          int n = in.readLength();
+          attributes.check(body, in.fieldOffset(), n);
+        } else if (tag == STATUS) {
+          int n = in.readLength();
+          statusCode = statusCode(in.fieldOffset(), n, statusCode);
+        } else {
+          in.skip(tag);
+        }
+      }
+      String invalid = invalid(traceIdOffset, traceIdLength, spanIdOffset, spanIdLength, parentLength);
+      if (invalid != null) {
+        problems.reject(r, s, i, invalid);
+        return;
+      }
+      if (end < start) { // unsigned in OTLP, but no clock reads 2^63 ns (the year 2262)
+        endBeforeStart++;
+        problems.warn(r, s, i, "endTimeUnixNano is before startTimeUnixNano; "
+            + "kept and analysed as zero-length at its start");
+      }
+      spans.add(builder
+          .setTraceId(longAt(traceIdOffset), longAt(traceIdOffset + 8))
+          .setSpanId(longAt(spanIdOffset))
+          .setParentSpanId(parentLength == 0 ? 0 : longAt(parentOffset))
+          .setName(name)
+          .setKind(SpanKind.fromOtlp(kind))
+          .setStatus(SpanStatus.fromOtlp(statusCode))
+          .setStartNanos(start)
+          .setEndNanos(end)
+          .setAttributes(attributes)
+          .setResource(resource)
+          .setScope(scope)
+          .setEncoded(Arrays.copyOfRange(body, offset, offset + length))
+          .build());
+    }
+
+    /** The code of a Status message; occurrences merge, so one without a code keeps the last. */
+    private int statusCode(int offset, int length, int code) throws InvalidOtlpException {
+      int result = code;
+      WireReader in = new WireReader(body, offset, length);
+      while (in.hasMore()) {
+        int tag = in.readTag();
+        if (tag == STATUS_CODE) {
+          result = (int) in.readVarint();
+        } else {
+          in.skip(tag);
+        }
+      }
+      return result;
+    }
+
+    private String invalid(int traceIdOffset, int traceIdLength, int spanIdOffset,
+        int spanIdLength, int parentLength) {
+      if (traceIdLength != 16) {
+        return "traceId has " + traceIdLength + " bytes, expected 16";
+      }
+      if ((longAt(traceIdOffset) | longAt(traceIdOffset + 8)) == 0) {
+        return "traceId is all zeros";
+      }
+      if (spanIdLength != 8) {
+        return "spanId has " + spanIdLength + " bytes, expected 8";
+      }
+      if (longAt(spanIdOffset) == 0) {
+        return "spanId is all zeros";
+      }
+      if (parentLength != 0 && parentLength != 8) {
+        return "parentSpanId has " + parentLength + " bytes, expected 0 or 8";
+      }
+      return null;
+    }
+
+    private long longAt(int offset) {
+      long value = 0;
+      for (int k = 0; k < 8; k++) {
+        value = (value << 8) | (body[offset + k] & 0xFF);
+      }
+      return value;
+    }
+
+    private String string(int length, int offset) {
+      return new String(body, offset, length, UTF_8);
+    }
   }
 
-  private static long longAt(ByteString bytes, int offset) {
-    long value = 0;
-    for (int i = 0; i < 8; i++) {
-      value = (value << 8) | (bytes.byteAt(offset + i) & 0xFF);
+  /**
+   * Where the occurrences of one field lie in the body. A message field sent more than once is,
+   * by protobuf's rules, the merge of its occurrences: the concatenation of their encodings.
+   */
+  private static final class Occurrences {
+    private int[] ranges = new int[8]; // offset, length, offset, length, ...
+    private int size;
+
+    void add(int length, int offset) {
+      if (2 * size == ranges.length) {
+        ranges = Arrays.copyOf(ranges, ranges.length * 2);
+      }
+      ranges[2 * size] = offset;
+      ranges[2 * size + 1] = length;
+      size++;
     }
-    return value;
+
+    int offset(int index) {
+      return ranges[2 * index];
+    }
+
+    int length(int index) {
+      return ranges[2 * index + 1];
+    }
+
+    byte[] concatenated(byte[] body) {
+      if (size == 1) {
+        return Arrays.copyOfRange(body, offset(0), offset(0) + length(0));
+      }
+      ByteArrayOutputStream merged = new ByteArrayOutputStream();
+      for (int k = 0; k < size; k++) {
+        merged.write(body, offset(k), length(k));
+      }
+      return merged.toByteArray();
+    }
   }
 
   /** Collects what was wrong with a request's spans into one message for the client. */

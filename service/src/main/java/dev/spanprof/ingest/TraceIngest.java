@@ -1,15 +1,12 @@
 package dev.spanprof.ingest;
 
-import com.google.protobuf.InvalidProtocolBufferException;
 import dev.spanprof.assembly.TraceAssembler;
 import dev.spanprof.config.AssemblyConfiguration;
 import dev.spanprof.config.IngestConfiguration;
 import dev.spanprof.ingest.IngestListener.RequestRejection;
 import dev.spanprof.ingest.IngestListener.SpanRefusal;
 import dev.spanprof.ingest.IngestResult.Outcome;
-import io.opentelemetry.proto.collector.trace.v1.ExportTraceServiceRequest;
 import jakarta.inject.Singleton;
-import java.util.function.Function;
 
 /**
  * What both OTLP endpoints do with a request body: decode, map, buffer, count. The endpoints only
@@ -43,34 +40,33 @@ final class TraceIngest {
   }
 
   IngestResult exportProtobuf(byte[] body, Transport transport) {
-    return export(body, transport, TraceIngest::parseProtobuf, request -> mapper.map(request, body));
+    return export(transport, () -> mapProtobuf(body));
   }
 
   IngestResult exportJson(byte[] body, Transport transport) {
-    return export(body, transport, json::decode, mapper::map);
+    return export(transport, () -> mapper.map(json.decode(body)));
   }
 
-  private IngestResult export(byte[] body, Transport transport, Decoder decoder,
-      Function<ExportTraceServiceRequest, MappedRequest> mapping) {
+  private IngestResult export(Transport transport, Mapping mapping) {
     if (!gate.isOpen()) {
       listener.onRequestRejected(transport, RequestRejection.UNAVAILABLE);
       return IngestResult.refused(Outcome.UNAVAILABLE,
           "spanprof is shutting down and takes no new spans; retry against another replica");
     }
-    ExportTraceServiceRequest request;
+    MappedRequest mapped;
     try {
-      request = decoder.decode(body);
+      mapped = mapping.map();
     } catch (InvalidOtlpException e) {
       listener.onRequestRejected(transport, RequestRejection.MALFORMED);
       return IngestResult.refused(Outcome.MALFORMED, e.getMessage());
     }
-    return buffer(mapping.apply(request), transport);
+    return buffer(mapped, transport);
   }
 
-  private static ExportTraceServiceRequest parseProtobuf(byte[] body) throws InvalidOtlpException {
+  private MappedRequest mapProtobuf(byte[] body) throws InvalidOtlpException {
     try {
-      return ExportTraceServiceRequest.parseFrom(body);
-    } catch (InvalidProtocolBufferException e) {
+      return mapper.map(body);
+    } catch (InvalidOtlpException e) {
       throw new InvalidOtlpException(
           "the body is not a valid OTLP ExportTraceServiceRequest protobuf: " + e.getMessage(), e);
     }
@@ -106,9 +102,9 @@ final class TraceIngest {
     };
   }
 
-  /** Turns a request body into an export request, or says why it cannot. */
+  /** Turns a request body into span records, or says why it cannot. */
   @FunctionalInterface
-  private interface Decoder {
-    ExportTraceServiceRequest decode(byte[] body) throws InvalidOtlpException;
+  private interface Mapping {
+    MappedRequest map() throws InvalidOtlpException;
   }
 }

@@ -1,0 +1,196 @@
+package dev.spanprof.ingest;
+
+import static java.nio.charset.StandardCharsets.UTF_8;
+
+import dev.spanprof.analysis.Attributes;
+import dev.spanprof.analysis.SpanRecord;
+import io.opentelemetry.proto.common.v1.AnyValue;
+import io.opentelemetry.proto.common.v1.ArrayValue;
+import io.opentelemetry.proto.common.v1.KeyValue;
+import io.opentelemetry.proto.trace.v1.Span;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.List;
+
+/**
+ * OTLP attributes (repeated {@code KeyValue}) read from their wire encoding: checked at ingest
+ * without building anything, decoded into {@link Attributes} when asked.
+ *
+ * <p>Values become {@link String}, {@link Long}, {@link Double}, {@link Boolean}, {@code byte[]},
+ * an unmodifiable {@link List} (array values, an empty element as null) or nested {@link
+ * Attributes} (key-value lists); an attribute with an empty value is left out, the same as
+ * absent for lookups. Strings that are not valid UTF-8 are decoded with replacement characters
+ * rather than refused, as the OpenTelemetry Collector does; the forwarded span keeps its bytes.
+ * Keys are interned.
+ */
+final class OtlpAttributes implements SpanRecord.AttributeDecoder {
+
+  /** The deepest nesting of array and key-value-list values taken (protobuf's own limit is 100). */
+  static final int MAX_DEPTH = 32;
+
+  private static final int KEY = tag(KeyValue.KEY_FIELD_NUMBER, WireReader.LENGTH_DELIMITED);
+  private static final int VALUE = tag(KeyValue.VALUE_FIELD_NUMBER, WireReader.LENGTH_DELIMITED);
+  private static final int STRING = tag(AnyValue.STRING_VALUE_FIELD_NUMBER, WireReader.LENGTH_DELIMITED);
+  private static final int BOOL = tag(AnyValue.BOOL_VALUE_FIELD_NUMBER, WireReader.VARINT);
+  private static final int INT = tag(AnyValue.INT_VALUE_FIELD_NUMBER, WireReader.VARINT);
+  private static final int DOUBLE = tag(AnyValue.DOUBLE_VALUE_FIELD_NUMBER, WireReader.FIXED64);
+  private static final int ARRAY = tag(AnyValue.ARRAY_VALUE_FIELD_NUMBER, WireReader.LENGTH_DELIMITED);
+  private static final int KVLIST = tag(AnyValue.KVLIST_VALUE_FIELD_NUMBER, WireReader.LENGTH_DELIMITED);
+  private static final int BYTES = tag(AnyValue.BYTES_VALUE_FIELD_NUMBER, WireReader.LENGTH_DELIMITED);
+  private static final int ARRAY_VALUES = tag(ArrayValue.VALUES_FIELD_NUMBER, WireReader.LENGTH_DELIMITED);
+  /** KeyValueList.values, Resource.attributes: field 1. */
+  static final int LIST_ENTRIES = tag(1, WireReader.LENGTH_DELIMITED);
+  static final int SPAN_ATTRIBUTES = tag(Span.ATTRIBUTES_FIELD_NUMBER, WireReader.LENGTH_DELIMITED);
+
+  private final StringInterner interner;
+
+  OtlpAttributes(StringInterner interner) {
+    this.interner = interner;
+  }
+
+  static int tag(int fieldNumber, int wireType) {
+    return fieldNumber << 3 | wireType;
+  }
+
+  /**
+   * A span's own attributes, from its encoding. The encoding was checked when the span was
+   * accepted ({@link #check}), so it decodes.
+   */
+  @Override
+  public Attributes decode(byte[] encodedSpan) {
+    try {
+      return read(encodedSpan, 0, encodedSpan.length, SPAN_ATTRIBUTES, true, 0);
+    } catch (InvalidOtlpException e) {
+      throw new IllegalStateException("a span checked when it was accepted does not decode", e);
+    }
+  }
+
+  /** The attributes under field {@code entriesTag} of the message in {@code buffer[offset, +length)}. */
+  Attributes decode(byte[] buffer, int offset, int length, int entriesTag) throws InvalidOtlpException {
+    return read(buffer, offset, length, entriesTag, true, 0);
+  }
+
+  /** Checks one encoded {@code KeyValue} (an entry of a span's attributes) without decoding it. */
+  void check(byte[] buffer, int offset, int length) throws InvalidOtlpException {
+    keyValue(buffer, offset, length, null, 0);
+  }
+
+  private Attributes read(byte[] buffer, int offset, int length, int entriesTag, boolean decode,
+      int depth) throws InvalidOtlpException {
+    Entries entries = decode ? new Entries() : null;
+    WireReader in = new WireReader(buffer, offset, length);
+    while (in.hasMore()) {
+      int tag = in.readTag();
+      if (tag == entriesTag) {
+        int entryLength = in.readLength();
+        keyValue(buffer, in.fieldOffset(), entryLength, entries, depth);
+      } else {
+        in.skip(tag);
+      }
+    }
+    return decode ? entries.attributes() : null;
+  }
+
+  /** One KeyValue: added to {@code entries} when decoding (null: only checked). */
+  private void keyValue(byte[] buffer, int offset, int length, Entries entries, int depth)
+      throws InvalidOtlpException {
+    WireReader in = new WireReader(buffer, offset, length);
+    String key = "";
+    Object value = null;
+    while (in.hasMore()) {
+      int tag = in.readTag();
+      if (tag == KEY) {
+        int keyLength = in.readLength();
+        key = entries == null ? null : interner.intern(new String(buffer, in.fieldOffset(), keyLength, UTF_8));
+      } else if (tag == VALUE) {
+        int valueLength = in.readLength();
+        value = anyValue(buffer, in.fieldOffset(), valueLength, entries != null, depth);
+      } else {
+        in.skip(tag);
+      }
+    }
+    if (entries != null && value != null) {
+      entries.add(key, value);
+    }
+  }
+
+  /** An AnyValue: its value when decoding (null for an empty one); null after only checking. */
+  private Object anyValue(byte[] buffer, int offset, int length, boolean decode, int depth)
+      throws InvalidOtlpException {
+    if (depth > MAX_DEPTH) {
+      throw new InvalidOtlpException("attribute values nested deeper than " + MAX_DEPTH + " levels");
+    }
+    WireReader in = new WireReader(buffer, offset, length);
+    Object value = null; // a oneof: the last member present wins, as in protobuf
+    while (in.hasMore()) {
+      int tag = in.readTag();
+      if (tag == STRING) {
+        int n = in.readLength();
+        value = decode ? new String(buffer, in.fieldOffset(), n, UTF_8) : null;
+      } else if (tag == BOOL) {
+        long bool = in.readVarint();
+        value = decode ? Boolean.valueOf(bool != 0) : null;
+      } else if (tag == INT) {
+        long integer = in.readVarint();
+        value = decode ? Long.valueOf(integer) : null;
+      } else if (tag == DOUBLE) {
+        long bits = in.readFixed64();
+        value = decode ? Double.valueOf(Double.longBitsToDouble(bits)) : null;
+      } else if (tag == ARRAY) {
+        int n = in.readLength();
+        value = array(buffer, in.fieldOffset(), n, decode, depth + 1);
+      } else if (tag == KVLIST) {
+        int n = in.readLength();
+        value = read(buffer, in.fieldOffset(), n, LIST_ENTRIES, decode, depth + 1);
+      } else if (tag == BYTES) {
+        int n = in.readLength();
+        value = decode ? Arrays.copyOfRange(buffer, in.fieldOffset(), in.fieldOffset() + n) : null;
+      } else {
+        in.skip(tag); // a kind newer than this reader: absent here, still in the encoded span
+      }
+    }
+    return value;
+  }
+
+  private List<Object> array(byte[] buffer, int offset, int length, boolean decode, int depth)
+      throws InvalidOtlpException {
+    List<Object> elements = decode ? new ArrayList<>() : null;
+    WireReader in = new WireReader(buffer, offset, length);
+    while (in.hasMore()) {
+      int tag = in.readTag();
+      if (tag == ARRAY_VALUES) {
+        int n = in.readLength();
+        Object element = anyValue(buffer, in.fieldOffset(), n, decode, depth);
+        if (decode) {
+          elements.add(element);
+        }
+      } else {
+        in.skip(tag);
+      }
+    }
+    return decode ? Collections.unmodifiableList(elements) : null;
+  }
+
+  /** Keys and values as they are decoded, in two growing arrays. */
+  private static final class Entries {
+    private String[] keys = new String[16];
+    private Object[] values = new Object[16];
+    private int size;
+
+    void add(String key, Object value) {
+      if (size == keys.length) {
+        keys = Arrays.copyOf(keys, size * 2);
+        values = Arrays.copyOf(values, size * 2);
+      }
+      keys[size] = key;
+      values[size] = value;
+      size++;
+    }
+
+    Attributes attributes() {
+      return size == 0 ? Attributes.empty()
+          : Attributes.wrap(Arrays.copyOf(keys, size), Arrays.copyOf(values, size));
+    }
+  }
+}
