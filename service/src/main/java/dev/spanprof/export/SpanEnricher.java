@@ -1,5 +1,7 @@
 package dev.spanprof.export;
 
+import static java.nio.charset.StandardCharsets.UTF_8;
+
 import com.google.protobuf.CodedOutputStream;
 import com.google.protobuf.WireFormat;
 import dev.spanprof.analysis.SpanRecord;
@@ -12,7 +14,10 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.IdentityHashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.ToDoubleFunction;
 
 /**
@@ -74,9 +79,13 @@ final class SpanEnricher {
   /**
    * The attributes to append to one span, skipping keys it already has, encoded by hand into one
    * exactly sized array: building {@code KeyValue} messages and streaming them cost several
-   * kilobytes of garbage per span (the stream's own 4 KB buffer among them).
+   * kilobytes of garbage per span (the stream's own 4 KB buffer among them). Strings are UTF-8
+   * encoded once: the keys for good, the values (resource ids, states) once per trace, whose
+   * spans repeat the same few.
    */
   private static final class Attributes {
+    private static final Map<String, byte[]> ENCODED_KEYS = new ConcurrentHashMap<>();
+
     // AnyValue's oneof field numbers, which also name the value's type here.
     private static final int STRING = 1;
     private static final int BOOL = 2;
@@ -86,9 +95,10 @@ final class SpanEnricher {
     private static final int VALUE_FIELD = 2;
     private static final int MAX_ATTRIBUTES = 12;
 
-    private final String[] keys = new String[MAX_ATTRIBUTES];
+    private final byte[][] keys = new byte[MAX_ATTRIBUTES][];
     private final int[] types = new int[MAX_ATTRIBUTES];
-    private final String[] strings = new String[MAX_ATTRIBUTES];
+    private final byte[][] strings = new byte[MAX_ATTRIBUTES][];
+    private final Map<String, byte[]> encodedValues = new IdentityHashMap<>();
     private final long[] numbers = new long[MAX_ATTRIBUTES];
     // Sizes of each KeyValue and of its AnyValue: measured once, then written as lengths.
     private final int[] keyValueBytes = new int[MAX_ATTRIBUTES];
@@ -121,9 +131,10 @@ final class SpanEnricher {
 
     private void add(String key, int type, String text, long number) {
       if (span.attributes().get(key) == null) {
-        keys[count] = key;
+        keys[count] = ENCODED_KEYS.computeIfAbsent(key, k -> k.getBytes(UTF_8));
         types[count] = type;
-        strings[count] = text;
+        strings[count] = text == null ? null
+            : encodedValues.computeIfAbsent(text, k -> k.getBytes(UTF_8));
         numbers[count] = number;
         count++;
       }
@@ -133,7 +144,7 @@ final class SpanEnricher {
       int appendedBytes = 0;
       for (int i = 0; i < count; i++) {
         valueBytes[i] = valueSize(i);
-        keyValueBytes[i] = CodedOutputStream.computeStringSize(KEY_FIELD, keys[i])
+        keyValueBytes[i] = CodedOutputStream.computeByteArraySize(KEY_FIELD, keys[i])
             + CodedOutputStream.computeTagSize(VALUE_FIELD)
             + sizeWithLength(valueBytes[i]);
         appendedBytes += CodedOutputStream.computeTagSize(Span.ATTRIBUTES_FIELD_NUMBER)
@@ -145,7 +156,7 @@ final class SpanEnricher {
         for (int i = 0; i < count; i++) {
           out.writeTag(Span.ATTRIBUTES_FIELD_NUMBER, WireFormat.WIRETYPE_LENGTH_DELIMITED);
           out.writeUInt32NoTag(keyValueBytes[i]);
-          out.writeString(KEY_FIELD, keys[i]);
+          out.writeByteArray(KEY_FIELD, keys[i]);
           out.writeTag(VALUE_FIELD, WireFormat.WIRETYPE_LENGTH_DELIMITED);
           out.writeUInt32NoTag(valueBytes[i]);
           writeValue(out, i);
@@ -159,7 +170,7 @@ final class SpanEnricher {
 
     private int valueSize(int i) {
       return switch (types[i]) {
-        case STRING -> CodedOutputStream.computeStringSize(STRING, strings[i]);
+        case STRING -> CodedOutputStream.computeByteArraySize(STRING, strings[i]);
         case BOOL -> CodedOutputStream.computeBoolSize(BOOL, numbers[i] != 0);
         case INT -> CodedOutputStream.computeInt64Size(INT, numbers[i]);
         default -> CodedOutputStream.computeDoubleSize(DOUBLE, Double.longBitsToDouble(numbers[i]));
@@ -168,7 +179,7 @@ final class SpanEnricher {
 
     private void writeValue(CodedOutputStream out, int i) throws IOException {
       switch (types[i]) {
-        case STRING -> out.writeString(STRING, strings[i]);
+        case STRING -> out.writeByteArray(STRING, strings[i]);
         case BOOL -> out.writeBool(BOOL, numbers[i] != 0);
         case INT -> out.writeInt64(INT, numbers[i]);
         default -> out.writeDouble(DOUBLE, Double.longBitsToDouble(numbers[i]));
