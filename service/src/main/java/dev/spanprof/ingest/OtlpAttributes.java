@@ -102,7 +102,7 @@ final class OtlpAttributes implements SpanRecord.AttributeDecoder {
       int tag = in.readTag();
       if (tag == KEY) {
         int keyLength = in.readLength();
-        key = entries == null ? null : interner.intern(new String(buffer, in.fieldOffset(), keyLength, UTF_8));
+        key = entries == null ? null : interner.intern(buffer, in.fieldOffset(), keyLength);
       } else if (tag == VALUE) {
         int valueLength = in.readLength();
         value = anyValue(buffer, in.fieldOffset(), valueLength, entries != null, depth);

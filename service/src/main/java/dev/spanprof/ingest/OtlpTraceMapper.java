@@ -176,15 +176,15 @@ final class OtlpTraceMapper {
         int tag = in.readTag();
         if (tag == SCOPE_NAME) {
           int n = in.readLength();
-          name = new String(encoded, in.fieldOffset(), n, UTF_8);
+          name = interner.intern(encoded, in.fieldOffset(), n);
         } else if (tag == SCOPE_VERSION) {
           int n = in.readLength();
-          version = new String(encoded, in.fieldOffset(), n, UTF_8);
+          version = interner.intern(encoded, in.fieldOffset(), n);
         } else {
           in.skip(tag);
         }
       }
-      return new SpanScope(interner.intern(name), interner.intern(version),
+      return new SpanScope(name, version,
           attributes.decode(encoded, 0, encoded.length, SCOPE_ATTRIBUTES), schemaUrl, encoded);
     }
 
@@ -215,7 +215,7 @@ final class OtlpTraceMapper {
           parentOffset = in.fieldOffset();
         } else if (tag == NAME) {
           int n = in.readLength();
-          name = interner.intern(new String(body, in.fieldOffset(), n, UTF_8));
+          name = interner.intern(body, in.fieldOffset(), n);
         } else if (tag == KIND) {
           kind = (int) in.readVarint();
         } else if (tag == START) {

@@ -1,5 +1,7 @@
 package dev.spanprof.ingest;
 
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
@@ -8,10 +10,17 @@ import java.util.concurrent.ConcurrentHashMap;
  *
  * <p>Bounded: once {@code maxSize} distinct strings are held, new ones are returned as they are
  * (still correct, just not shared), so a client that sends unbounded names cannot grow the pool.
+ *
+ * <p>Strings read off the wire are looked up by their UTF-8 bytes ({@link #intern(byte[], int,
+ * int)}): a name or key seen before costs a hash and a comparison of bytes, and no String is
+ * built for it.
  */
 final class StringInterner {
 
   private final ConcurrentHashMap<String, String> pool = new ConcurrentHashMap<>();
+  private final ConcurrentHashMap<Utf8Key, String> byBytes = new ConcurrentHashMap<>();
+  /** Each thread's reusable lookup key: a lookup allocates nothing. */
+  private final ThreadLocal<Utf8Key> probes = ThreadLocal.withInitial(Utf8Key::new);
   private final int maxSize;
 
   StringInterner(int maxSize) {
@@ -33,7 +42,55 @@ final class StringInterner {
     return shared != null ? shared : value;
   }
 
+  /** The shared string of {@code utf8[offset, offset + length)}, decoded as UTF-8. */
+  String intern(byte[] utf8, int offset, int length) {
+    Utf8Key probe = probes.get().over(utf8, offset, length);
+    String shared = byBytes.get(probe);
+    probe.bytes = null; // the probe must not keep a request body alive
+    if (shared != null) {
+      return shared;
+    }
+    String value = intern(new String(utf8, offset, length, StandardCharsets.UTF_8));
+    if (byBytes.size() < maxSize) {
+      byte[] copy = Arrays.copyOfRange(utf8, offset, offset + length);
+      byBytes.putIfAbsent(new Utf8Key().over(copy, 0, length), value);
+    }
+    return value;
+  }
+
   int size() {
     return pool.size();
+  }
+
+  /** A range of bytes as a map key. Mutable only while it is a thread's lookup probe. */
+  private static final class Utf8Key {
+    private byte[] bytes;
+    private int offset;
+    private int length;
+    private int hash;
+
+    Utf8Key over(byte[] bytes, int offset, int length) {
+      this.bytes = bytes;
+      this.offset = offset;
+      this.length = length;
+      int h = 1;
+      for (int i = offset; i < offset + length; i++) {
+        h = 31 * h + bytes[i];
+      }
+      this.hash = h;
+      return this;
+    }
+
+    @Override
+    public int hashCode() {
+      return hash;
+    }
+
+    @Override
+    public boolean equals(Object other) {
+      return other instanceof Utf8Key that
+          && hash == that.hash
+          && Arrays.equals(bytes, offset, offset + length, that.bytes, that.offset, that.offset + that.length);
+    }
   }
 }
