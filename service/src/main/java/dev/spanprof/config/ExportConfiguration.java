@@ -20,6 +20,7 @@ public final class ExportConfiguration {
   public static final int DEFAULT_QUEUE_SPANS = 200_000;
   /** Concurrent export requests, like the collector's {@code sending_queue.num_consumers}. */
   public static final int DEFAULT_NUM_CONSUMERS = 4;
+  public static final int DEFAULT_COMPRESSION_LEVEL = 1;
   public static final Duration DEFAULT_MAX_ELAPSED = Duration.ofMinutes(5);
   public static final Duration DEFAULT_INITIAL_BACKOFF = Duration.ofSeconds(1);
   public static final Duration DEFAULT_MAX_BACKOFF = Duration.ofSeconds(30);
@@ -34,6 +35,7 @@ public final class ExportConfiguration {
   private String protocol = "grpc";
   private Map<String, String> headers = new LinkedHashMap<>();
   private String compression = "gzip";
+  private int compressionLevel = DEFAULT_COMPRESSION_LEVEL;
   private Duration timeout = DEFAULT_TIMEOUT;
   private String caFile = "";
   private String certFile = "";
@@ -82,6 +84,15 @@ public final class ExportConfiguration {
 
   public void setCompression(String compression) {
     this.compression = compression;
+  }
+
+  /** The gzip level, 1 (fastest) to 9 (smallest). */
+  public int getCompressionLevel() {
+    return compressionLevel;
+  }
+
+  public void setCompressionLevel(int compressionLevel) {
+    this.compressionLevel = compressionLevel;
   }
 
   /** How long one export request may take. */
@@ -218,6 +229,18 @@ public final class ExportConfiguration {
       default -> throw new IllegalArgumentException(
           PREFIX + ".mode must be enriched or passthrough, got '" + mode + "'");
     };
+  }
+
+  /** The gzip level to compress with, checked; 0 when compression is off. */
+  public int gzipLevel() {
+    if (!gzip()) {
+      return 0;
+    }
+    if (compressionLevel < 1 || compressionLevel > 9) {
+      throw new IllegalArgumentException(
+          PREFIX + ".compression-level must be 1 to 9, got " + compressionLevel);
+    }
+    return compressionLevel;
   }
 
   public boolean gzip() {

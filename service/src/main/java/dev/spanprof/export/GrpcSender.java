@@ -8,6 +8,7 @@ import io.grpc.CallOptions;
 import io.grpc.Channel;
 import io.grpc.ChannelCredentials;
 import io.grpc.ClientInterceptors;
+import io.grpc.CompressorRegistry;
 import io.grpc.Grpc;
 import io.grpc.InsecureChannelCredentials;
 import io.grpc.ManagedChannel;
@@ -57,13 +58,20 @@ final class GrpcSender implements OtlpSender {
     boolean tls = "https".equalsIgnoreCase(endpoint.getScheme()) && !configuration.isInsecure();
     ChannelCredentials credentials = tls ? credentials(configuration) : InsecureChannelCredentials.create();
     int port = endpoint.getPort() > 0 ? endpoint.getPort() : (tls ? 443 : 4317);
-    this.channel = Grpc.newChannelBuilderForAddress(endpoint.getHost(), port, credentials).build();
+    int gzipLevel = configuration.gzipLevel();
+    CompressorRegistry compressors = CompressorRegistry.newEmptyInstance();
+    if (gzipLevel > 0) {
+      compressors.register(Gzip.grpc(gzipLevel));
+    }
+    this.channel = Grpc.newChannelBuilderForAddress(endpoint.getHost(), port, credentials)
+        .compressorRegistry(compressors)
+        .build();
     Metadata headers = new Metadata();
     configuration.getHeaders().forEach((name, value) ->
         headers.put(Metadata.Key.of(name.toLowerCase(Locale.ROOT), Metadata.ASCII_STRING_MARSHALLER), value));
     this.intercepted = ClientInterceptors.intercept(channel, MetadataUtils.newAttachHeadersInterceptor(headers));
     this.timeout = configuration.getTimeout();
-    this.gzip = configuration.gzip();
+    this.gzip = gzipLevel > 0;
   }
 
   private static ChannelCredentials credentials(ExportConfiguration configuration) {

@@ -8,6 +8,7 @@ import io.opentelemetry.proto.collector.trace.v1.ExportTraceServiceRequest;
 import io.opentelemetry.proto.collector.trace.v1.ExportTraceServiceResponse;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.io.OutputStream;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -16,7 +17,6 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.Set;
-import java.util.zip.GZIPOutputStream;
 
 /**
  * OTLP/HTTP to the next hop, protobuf or JSON. Retryable as the OTLP specification says: 429,
@@ -29,7 +29,7 @@ final class HttpSender implements OtlpSender {
   private final HttpClient client;
   private final URI uri;
   private final boolean json;
-  private final boolean gzip;
+  private final int gzipLevel;
   private final Duration timeout;
   private final ExportConfiguration configuration;
 
@@ -42,7 +42,7 @@ final class HttpSender implements OtlpSender {
     }
     this.client = builder.build();
     this.json = json;
-    this.gzip = configuration.gzip();
+    this.gzipLevel = configuration.gzipLevel();
     this.timeout = configuration.getTimeout();
     this.configuration = configuration;
   }
@@ -52,7 +52,7 @@ final class HttpSender implements OtlpSender {
     byte[] body;
     try {
       body = json ? OtlpJson.encode(ExportTraceServiceRequest.parseFrom(request)) : request;
-      if (gzip) {
+      if (gzipLevel > 0) {
         body = gzip(body);
       }
     } catch (IOException e) {
@@ -62,7 +62,7 @@ final class HttpSender implements OtlpSender {
         .timeout(timeout)
         .header("Content-Type", json ? "application/json" : "application/x-protobuf")
         .POST(HttpRequest.BodyPublishers.ofByteArray(body));
-    if (gzip) {
+    if (gzipLevel > 0) {
       post.header("Content-Encoding", "gzip");
     }
     configuration.getHeaders().forEach(post::header);
@@ -115,9 +115,9 @@ final class HttpSender implements OtlpSender {
     }
   }
 
-  private static byte[] gzip(byte[] bytes) throws IOException {
+  private byte[] gzip(byte[] bytes) throws IOException {
     ByteArrayOutputStream out = new ByteArrayOutputStream(bytes.length / 4 + 64);
-    try (GZIPOutputStream zip = new GZIPOutputStream(out)) {
+    try (OutputStream zip = Gzip.stream(out, gzipLevel)) {
       zip.write(bytes);
     }
     return out.toByteArray();
