@@ -11,7 +11,6 @@ import dev.spanprof.analysis.SpanStatus;
 import io.opentelemetry.proto.collector.trace.v1.ExportTraceServiceRequest;
 import io.opentelemetry.proto.common.v1.InstrumentationScope;
 import io.opentelemetry.proto.trace.v1.ResourceSpans;
-import io.opentelemetry.proto.trace.v1.ScopeSpans;
 import io.opentelemetry.proto.trace.v1.Span;
 import io.opentelemetry.proto.trace.v1.Status;
 import java.io.ByteArrayOutputStream;
@@ -45,12 +44,11 @@ final class OtlpTraceMapper {
   private static final String SERVICE_NAME = "service.name";
 
   private static final int RESOURCE_SPANS = lengthDelimited(ExportTraceServiceRequest.RESOURCE_SPANS_FIELD_NUMBER);
-  private static final int RESOURCE = lengthDelimited(ResourceSpans.RESOURCE_FIELD_NUMBER);
-  private static final int SCOPE_SPANS = lengthDelimited(ResourceSpans.SCOPE_SPANS_FIELD_NUMBER);
-  private static final int RESOURCE_SCHEMA_URL = lengthDelimited(ResourceSpans.SCHEMA_URL_FIELD_NUMBER);
-  private static final int SCOPE = lengthDelimited(ScopeSpans.SCOPE_FIELD_NUMBER);
-  private static final int SPANS = lengthDelimited(ScopeSpans.SPANS_FIELD_NUMBER);
-  private static final int SCOPE_SCHEMA_URL = lengthDelimited(ScopeSpans.SCHEMA_URL_FIELD_NUMBER);
+  // ResourceSpans and ScopeSpans share one layout: a header (the resource, the scope), repeated
+  // children (scope spans, spans) and a schema URL, under the same field numbers (a test checks).
+  private static final int BLOCK_HEADER = lengthDelimited(ResourceSpans.RESOURCE_FIELD_NUMBER);
+  private static final int BLOCK_CHILD = lengthDelimited(ResourceSpans.SCOPE_SPANS_FIELD_NUMBER);
+  private static final int BLOCK_SCHEMA_URL = lengthDelimited(ResourceSpans.SCHEMA_URL_FIELD_NUMBER);
   private static final int SCOPE_NAME = lengthDelimited(InstrumentationScope.NAME_FIELD_NUMBER);
   private static final int SCOPE_VERSION = lengthDelimited(InstrumentationScope.VERSION_FIELD_NUMBER);
   private static final int SCOPE_ATTRIBUTES = lengthDelimited(InstrumentationScope.ATTRIBUTES_FIELD_NUMBER);
@@ -115,56 +113,52 @@ final class OtlpTraceMapper {
     }
 
     void resourceSpans(int r, int offset, int length) throws InvalidOtlpException {
-      // The resource may follow its scopes on the wire: locate both, then map.
-      Occurrences resource = new Occurrences();
-      Occurrences scopeSpans = new Occurrences();
-      String schemaUrl = "";
-      WireReader in = new WireReader(body, offset, length);
-      while (in.hasMore()) {
-        int tag = in.readTag();
-        if (tag == RESOURCE) {
-          resource.add(in.readLength(), in.fieldOffset());
-        } else if (tag == SCOPE_SPANS) {
-          scopeSpans.add(in.readLength(), in.fieldOffset());
-        } else if (tag == RESOURCE_SCHEMA_URL) {
-          schemaUrl = string(in.readLength(), in.fieldOffset());
-        } else {
-          in.skip(tag);
-        }
-      }
-      byte[] encoded = resource.concatenated(body);
+      Block block = new Block(offset, length);
+      byte[] encoded = block.header.concatenated(body);
       Attributes resourceAttributes =
           attributes.decode(encoded, 0, encoded.length, OtlpAttributes.LIST_ENTRIES);
       Object serviceName = resourceAttributes.get(SERVICE_NAME);
-      SpanResource spanResource = new SpanResource(
+      SpanResource resource = new SpanResource(
           serviceName == null ? SpanResource.UNKNOWN_SERVICE : interner.intern(serviceName.toString()),
-          resourceAttributes, schemaUrl, encoded);
-      for (int s = 0; s < scopeSpans.size; s++) {
-        scopeSpans(r, s, scopeSpans.offset(s), scopeSpans.length(s), spanResource);
+          resourceAttributes, block.schemaUrl, encoded);
+      for (int s = 0; s < block.children.size; s++) {
+        scopeSpans(r, s, block.children.offset(s), block.children.length(s), resource);
       }
     }
 
     private void scopeSpans(int r, int s, int offset, int length, SpanResource resource)
         throws InvalidOtlpException {
-      Occurrences scope = new Occurrences();
-      Occurrences spanRanges = new Occurrences();
-      String schemaUrl = "";
-      WireReader in = new WireReader(body, offset, length);
-      while (in.hasMore()) {
-        int tag = in.readTag();
-        if (tag == SCOPE) {
-          scope.add(in.readLength(), in.fieldOffset());
-        } else if (tag == SPANS) {
-          spanRanges.add(in.readLength(), in.fieldOffset());
-        } else if (tag == SCOPE_SCHEMA_URL) {
-          schemaUrl = string(in.readLength(), in.fieldOffset());
-        } else {
-          in.skip(tag);
-        }
+      Block block = new Block(offset, length);
+      SpanScope scope = scope(block.header.concatenated(body), block.schemaUrl);
+      for (int i = 0; i < block.children.size; i++) {
+        span(r, s, i, block.children.offset(i), block.children.length(i), resource, scope);
       }
-      SpanScope spanScope = scope(scope.concatenated(body), schemaUrl);
-      for (int i = 0; i < spanRanges.size; i++) {
-        span(r, s, i, spanRanges.offset(i), spanRanges.length(i), resource, spanScope);
+    }
+
+    /**
+     * A ResourceSpans or ScopeSpans located: its header may follow its children on the wire, so
+     * both are found before either is mapped.
+     */
+    private final class Block {
+      final Occurrences header = new Occurrences();
+      final Occurrences children = new Occurrences();
+      String schemaUrl = "";
+
+      Block(int offset, int length) throws InvalidOtlpException {
+        WireReader in = new WireReader(body, offset, length);
+        while (in.hasMore()) {
+          int tag = in.readTag();
+          if (tag == BLOCK_HEADER) {
+            header.add(in.readLength(), in.fieldOffset());
+          } else if (tag == BLOCK_CHILD) {
+            children.add(in.readLength(), in.fieldOffset());
+          } else if (tag == BLOCK_SCHEMA_URL) {
+            int n = in.readLength();
+            schemaUrl = new String(body, in.fieldOffset(), n, UTF_8);
+          } else {
+            in.skip(tag);
+          }
+        }
       }
     }
 
@@ -299,10 +293,6 @@ final class OtlpTraceMapper {
         value = (value << 8) | (body[offset + k] & 0xFF);
       }
       return value;
-    }
-
-    private String string(int length, int offset) {
-      return new String(body, offset, length, UTF_8);
     }
   }
 

@@ -72,6 +72,14 @@ class OtlpTraceMapperTest {
   }
 
   @Test
+  void resourceSpansAndScopeSpans_shareTheLayoutTheMapperReadsBothWith() {
+    assertThat(new int[] {ScopeSpans.SCOPE_FIELD_NUMBER, ScopeSpans.SPANS_FIELD_NUMBER,
+        ScopeSpans.SCHEMA_URL_FIELD_NUMBER})
+        .containsExactly(ResourceSpans.RESOURCE_FIELD_NUMBER, ResourceSpans.SCOPE_SPANS_FIELD_NUMBER,
+            ResourceSpans.SCHEMA_URL_FIELD_NUMBER);
+  }
+
+  @Test
   void map_namesAndKeys_areInternedAcrossRequests() {
     SpanRecord first = mapper.map(request(validSpan().build())).spans().get(0);
     SpanRecord second = mapper.map(request(validSpan().build())).spans().get(0);
