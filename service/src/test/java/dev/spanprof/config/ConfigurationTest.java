@@ -120,6 +120,14 @@ class ConfigurationTest {
   }
 
   @Test
+  void analysisWorkers_zero_meansTwoPerProcessor() {
+    AnalysisConfiguration analysis = new AnalysisConfiguration();
+    assertThat(analysis.effectiveWorkers()).isEqualTo(2 * Runtime.getRuntime().availableProcessors());
+    analysis.setWorkers(3);
+    assertThat(analysis.effectiveWorkers()).isEqualTo(3);
+  }
+
+  @Test
   void start_negativeWorkers_failsNamingTheKey() {
     assertThatThrownBy(() -> ApplicationContext.run(
             Map.of("spanprof.analysis.workers", "-1"), Environment.TEST).close())
