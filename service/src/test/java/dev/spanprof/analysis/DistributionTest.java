@@ -146,6 +146,40 @@ class DistributionTest {
     assertThat(distribution.snapshot().cumulative().getTotalCount()).isEqualTo(2L * perWriter);
   }
 
+  /**
+   * A span's rank is the grid rank just under its exact rank: never above the share of values at
+   * or below it, and at most one grid step (1 %, 0.1 % past 90, 0.01 % past 99) under it.
+   */
+  @Test
+  void percentileRank_withinOneGridStepUnderTheExactRank() {
+    Distribution distribution = new Distribution(2, 6, BOUNDARIES, 0, 0);
+    Random random = new Random(5);
+    long[] sorted = new long[100_000];
+    for (int i = 0; i < sorted.length; i++) {
+      sorted[i] = (long) Math.pow(10, 4 + 6 * random.nextDouble());
+      distribution.record(sorted[i], null, 0, 0, 0);
+    }
+    Arrays.sort(sorted);
+    distribution.flush();
+    AbstractHistogram histogram = distribution.snapshot().cumulative();
+
+    double previous = 0;
+    for (double q : new double[] {0.5, 10, 50, 89.5, 90, 95, 98.95, 99, 99.5, 99.9, 99.99, 100}) {
+      long top = histogram.highestEquivalentValue(sorted[Math.max(0, (int) Math.ceil(q / 100 * sorted.length) - 1)]);
+      long atOrBelow = Arrays.stream(sorted).filter(v -> histogram.highestEquivalentValue(v) <= top).count();
+      double exact = 100.0 * atOrBelow / sorted.length;
+      double step = exact < 90 ? 1 : exact < 99 ? 0.1 : 0.01;
+
+      double rank = distribution.percentileRank(top);
+
+      assertThat(rank).as("q%s", q).isLessThanOrEqualTo(exact).isGreaterThan(exact - step - 1e-9)
+          .isGreaterThanOrEqualTo(previous);
+      previous = rank;
+    }
+    assertThat(distribution.percentileRank(sorted[0] / 2)).isZero();
+    assertThat(distribution.percentileRank(Long.MAX_VALUE)).isEqualTo(100);
+  }
+
   @Test
   void window_keepsTheLastSlicesOnly() {
     Distribution distribution = new Distribution(2, 3, BOUNDARIES, 0, 0);

@@ -1,0 +1,70 @@
+package dev.spanprof.bench;
+
+import dev.spanprof.analysis.DistributionRegistry;
+import dev.spanprof.analysis.DistributionRegistry.Kind;
+import dev.spanprof.analysis.DistributionRegistry.SeriesKey;
+import dev.spanprof.analysis.TraceId;
+import java.lang.management.ManagementFactory;
+import java.lang.management.MemoryMXBean;
+import java.time.Duration;
+import java.util.List;
+import java.util.SplittableRandom;
+
+/**
+ * The heap that busy distribution series take: {@code series} series (default 10 000), each
+ * recording {@code values} durations per window slice (default 200, spread from 10 µs to 10 s)
+ * through every slice of its sliding window, with exemplars, as the service's registry keeps
+ * them. Prints the heap used after a full collection, before and after, in total and per
+ * series.
+ *
+ * <p>{@code java -cp bench/target/benchmarks.jar dev.spanprof.bench.SeriesFootprint [series] [values]}
+ */
+public final class SeriesFootprint {
+
+  private static final List<String> LABELS =
+      List.of("service_name", "span_name", "span_kind", "status_code");
+  private static final int SLICES = 6;
+
+  private SeriesFootprint() {}
+
+  public static void main(String[] args) {
+    int series = args.length > 0 ? Integer.parseInt(args[0]) : 10_000;
+    int values = args.length > 1 ? Integer.parseInt(args[1]) : 200;
+    long before = usedAfterGc();
+
+    long[] bounds = {2_000_000, 10_000_000, 100_000_000, 1_000_000_000};
+    DistributionRegistry registry =
+        new DistributionRegistry(2, SLICES, bounds, series + 10, Duration.ofHours(1));
+    SplittableRandom random = new SplittableRandom(1);
+    TraceId trace = new TraceId(1, 2);
+    for (int slice = 0; slice < SLICES; slice++) {
+      for (int i = 0; i < series; i++) {
+        var distribution = registry.series(key(i), 0, 0);
+        for (int v = 0; v < values; v++) {
+          // Log-uniform over six decades, as span durations spread.
+          long nanos = (long) Math.pow(10, 4 + 6 * random.nextDouble());
+          distribution.record(nanos, trace, v, 0, slice * 10_000L);
+        }
+      }
+      registry.advance(0);
+    }
+
+    long after = usedAfterGc();
+    System.out.printf("%d series x %d values per slice x %d slices: %.1f MB, %.1f KB per series%n",
+        registry.size(), values, SLICES, (after - before) / 1e6,
+        (after - before) / 1e3 / registry.size());
+  }
+
+  private static long usedAfterGc() {
+    MemoryMXBean memory = ManagementFactory.getMemoryMXBean();
+    for (int i = 0; i < 3; i++) {
+      System.gc(); // a full, stop-the-world collection with the default G1 settings
+    }
+    return memory.getHeapMemoryUsage().getUsed();
+  }
+
+  private static SeriesKey key(int operation) {
+    return new SeriesKey(Kind.DURATION, LABELS,
+        List.of("svc" + operation % 50, "op" + operation, "SPAN_KIND_SERVER", "STATUS_CODE_UNSET"));
+  }
+}
