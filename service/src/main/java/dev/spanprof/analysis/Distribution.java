@@ -1,16 +1,14 @@
 package dev.spanprof.analysis;
 
+import java.nio.ByteBuffer;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicReferenceArray;
-import java.util.concurrent.atomic.DoubleAdder;
 import org.HdrHistogram.AbstractHistogram;
-import org.HdrHistogram.Histogram;
 import org.HdrHistogram.HistogramIterationValue;
 import org.HdrHistogram.PackedHistogram;
-import org.HdrHistogram.SingleWriterRecorder;
 
 /**
  * One distribution series (semantics.md §5): values in nanoseconds, recorded into HdrHistogram
@@ -24,48 +22,44 @@ import org.HdrHistogram.SingleWriterRecorder;
  * thousand times costs about 700 bytes, an idle one about 320, where a dense 3-digit histogram
  * over 1 µs to 1 h costs about 270 KB.
  *
- * <p><b>Hot path.</b> {@link #record} writes into a packed {@link SingleWriterRecorder}; writers
- * of one series take turns on that series' own monitor (there is no global lock, and the reader
- * never blocks a writer: {@link #flush} swaps interval histograms through the recorder's
- * phaser). Not the multi-writer packed {@code Recorder}: in HdrHistogram 2.2.2 its packed
- * concurrent histogram stalls a flip forever when two threads record into it (reproduced in
- * isolation: two writers, a reader taking interval histograms every 200 ms, stuck within a
- * second; the same test with a single-writer recorder and writers taking turns records 175
- * million values in 20 s). {@link #flush} moves what was recorded since into the cumulative
- * histogram and the current window slice; {@link #advance} also starts a new slice and drops
- * the oldest, so the window is the last {@code slices} slices.
+ * <p><b>Hot path.</b> {@link #record} writes into the current window slice, writers and readers
+ * of one series taking turns on its own monitor (there is no global lock; a reader holds it for
+ * one series' copies). No HdrHistogram {@code Recorder}: its two interval histograms per view
+ * were a fifth of a busy series' memory, and its packed multi-writer form stalls a flip forever
+ * in HdrHistogram 2.2.2 when two threads record into it (reproduced in isolation).
+ *
+ * <p><b>Window and memory.</b> {@link #advance} completes the current slice: it is added to the
+ * sum of all completed slices (the cumulative view is that sum and the current slice) and to the
+ * sum of the window's completed slices, and kept encoded (HdrHistogram's V2 encoding, a few
+ * hundred bytes) until it leaves the window, when it is decoded and subtracted from the
+ * window's sum. So a series holds three live histograms however many slices its window has.
  *
  * <p><b>Coordinated omission.</b> With an expected interval, every value is also recorded with
- * {@link SingleWriterRecorder#recordValueWithExpectedInterval}, which back-fills the samples a stalled
- * measurement missed; both views are kept ({@code correction="raw|corrected"}).
+ * {@link AbstractHistogram#recordValueWithExpectedInterval}, which back-fills the samples a
+ * stalled measurement missed; both views are kept ({@code correction="raw|corrected"}).
  */
 public final class Distribution {
 
   /** How long a bucket's exemplar is kept before a newer value replaces it. */
   static final long EXEMPLAR_REFRESH_MILLIS = 1_000;
 
-  private final SingleWriterRecorder raw;
-  private final SingleWriterRecorder corrected;
   private final long expectedIntervalNanos;
-  private final int significantDigits;
-  private final int slices;
   private final long[] boundariesNanos;
   private final AtomicReferenceArray<Exemplar> exemplars;
-  private final DoubleAdder sumNanos = new DoubleAdder();
   private volatile long lastRecordNanos;
-
-  // Guarded by this.
-  private final PackedHistogram cumulative;
-  private final PackedHistogram cumulativeCorrected;
-  private final ArrayDeque<PackedHistogram> window = new ArrayDeque<>();
-  private final ArrayDeque<PackedHistogram> windowCorrected = new ArrayDeque<>();
-  private Histogram recycled;
-  private Histogram recycledCorrected;
   /**
    * The cumulative view's value at each of {@link #RANKS}, as of the last flush; empty before the
    * first value.
    */
   private volatile long[] valuesAtRanks = new long[0];
+  /** Whether {@link #percentileRank} is answered; only duration series are asked. */
+  private final boolean ranked;
+
+  // Guarded by this.
+  private final Views raw;
+  private final Views corrected; // null when the series does not correct
+  private double sumNanos;
+  private boolean recordedSinceFlush;
 
   /**
    * @param boundariesNanos the export's bucket upper bounds, ascending; one exemplar is kept per
@@ -74,19 +68,21 @@ public final class Distribution {
    */
   public Distribution(int significantDigits, int slices, long[] boundariesNanos,
       long expectedIntervalNanos, long nowNanos) {
-    this.significantDigits = significantDigits;
-    this.slices = slices;
+    this(significantDigits, slices, boundariesNanos, expectedIntervalNanos, nowNanos, true);
+  }
+
+  /**
+   * @param ranked whether the series keeps the table {@link #percentileRank} reads (2 KB); a
+   *     series nobody asks for ranks need not
+   */
+  public Distribution(int significantDigits, int slices, long[] boundariesNanos,
+      long expectedIntervalNanos, long nowNanos, boolean ranked) {
+    this.ranked = ranked;
     this.boundariesNanos = boundariesNanos.clone();
     this.exemplars = new AtomicReferenceArray<>(boundariesNanos.length + 1);
     this.expectedIntervalNanos = expectedIntervalNanos;
-    this.raw = new SingleWriterRecorder(significantDigits, true);
-    this.corrected = expectedIntervalNanos > 0 ? new SingleWriterRecorder(significantDigits, true) : null;
-    this.cumulative = new PackedHistogram(significantDigits);
-    this.cumulativeCorrected = corrected != null ? new PackedHistogram(significantDigits) : null;
-    this.window.addLast(new PackedHistogram(significantDigits));
-    if (corrected != null) {
-      this.windowCorrected.addLast(new PackedHistogram(significantDigits));
-    }
+    this.raw = new Views(significantDigits, slices);
+    this.corrected = expectedIntervalNanos > 0 ? new Views(significantDigits, slices) : null;
     this.lastRecordNanos = nowNanos;
   }
 
@@ -100,13 +96,14 @@ public final class Distribution {
    */
   public void record(long valueNanos, TraceId traceId, long spanId, long nowNanos, long epochMillis) {
     long value = Math.max(0, valueNanos);
-    synchronized (raw) {
-      raw.recordValue(value);
+    synchronized (this) {
+      raw.current.recordValue(value);
       if (corrected != null) {
-        corrected.recordValueWithExpectedInterval(value, expectedIntervalNanos);
+        corrected.current.recordValueWithExpectedInterval(value, expectedIntervalNanos);
       }
+      sumNanos += value;
+      recordedSinceFlush = true;
     }
-    sumNanos.add(value);
     lastRecordNanos = nowNanos;
     if (traceId != null) {
       int search = Arrays.binarySearch(boundariesNanos, value);
@@ -129,43 +126,28 @@ public final class Distribution {
     return corrected != null;
   }
 
-  /** Moves what was recorded since the last flush into the cumulative view and current slice. */
+  /** Brings {@link #percentileRank} up to date with everything recorded so far. */
   public synchronized void flush() {
-    recycled = raw.getIntervalHistogram(recycled);
-    if (recycled.getTotalCount() > 0) {
-      cumulative.add(recycled);
-      valuesAtRanks = valuesAtRanks(cumulative);
-    }
-    window.peekLast().add(recycled);
-    if (corrected != null) {
-      recycledCorrected = corrected.getIntervalHistogram(recycledCorrected);
-      cumulativeCorrected.add(recycledCorrected);
-      windowCorrected.peekLast().add(recycledCorrected);
+    if (recordedSinceFlush && ranked) {
+      valuesAtRanks = valuesAtRanks(raw.cumulative());
+      recordedSinceFlush = false;
     }
   }
 
-  /** Flushes, then starts a new window slice, dropping the oldest beyond {@code slices}. */
+  /** Flushes, then completes the current window slice, dropping the oldest beyond the window. */
   public synchronized void advance() {
     flush();
-    advance(window);
+    raw.advance();
     if (corrected != null) {
-      advance(windowCorrected);
+      corrected.advance();
     }
   }
 
-  private void advance(ArrayDeque<PackedHistogram> slicesOfWindow) {
-    slicesOfWindow.addLast(new PackedHistogram(significantDigits));
-    while (slicesOfWindow.size() > slices) {
-      slicesOfWindow.removeFirst();
-    }
-  }
-
-  /** Copies of both views (flushed first, so everything recorded so far is in them). */
+  /** Copies of both views, with everything recorded so far. */
   public synchronized Snapshot snapshot() {
-    flush();
-    return new Snapshot(cumulative.copy(), merge(window),
-        corrected == null ? null : cumulativeCorrected.copy(),
-        corrected == null ? null : merge(windowCorrected), sumNanos.sum(), exemplarList());
+    return new Snapshot(raw.cumulative(), raw.window(),
+        corrected == null ? null : corrected.cumulative(),
+        corrected == null ? null : corrected.window(), sumNanos, exemplarList());
   }
 
   /**
@@ -196,6 +178,7 @@ public final class Distribution {
    * (the window advances flush every slice): the highest of {@link #RANKS} at which the view's
    * value is at or below it, so at most one grid step (1 %, 0.1 % past 90, 0.01 % past 99) under
    * the exact share of values at or below it. A binary search: cheap enough for every span.
+   * Always 0 for a series made without ranks.
    */
   public double percentileRank(long valueNanos) {
     long[] values = valuesAtRanks;
@@ -232,21 +215,9 @@ public final class Distribution {
     return values;
   }
 
-  /** Bytes the histograms of this series take now (HdrHistogram's estimate). */
+  /** Bytes the histograms of this series take now (HdrHistogram's estimates, encodings' lengths). */
   public synchronized long footprintBytes() {
-    long bytes = cumulative.getEstimatedFootprintInBytes();
-    for (PackedHistogram slice : window) {
-      bytes += slice.getEstimatedFootprintInBytes();
-    }
-    return bytes;
-  }
-
-  private PackedHistogram merge(ArrayDeque<PackedHistogram> slicesOfWindow) {
-    PackedHistogram merged = new PackedHistogram(significantDigits);
-    for (AbstractHistogram slice : slicesOfWindow) {
-      merged.add(slice);
-    }
-    return merged;
+    return raw.footprintBytes() + (corrected == null ? 0 : corrected.footprintBytes());
   }
 
   private List<Exemplar> exemplarList() {
@@ -255,6 +226,81 @@ public final class Distribution {
       list.add(exemplars.get(i));
     }
     return list;
+  }
+
+  /** One set of views (raw, or corrected): the current slice and the sums of completed ones. */
+  private static final class Views {
+    /** Each advancing thread's scratch space for encoding a slice. */
+    private static final ThreadLocal<ByteBuffer> ENCODING_BUFFER =
+        ThreadLocal.withInitial(() -> ByteBuffer.allocate(0));
+
+    private final int slices;
+    /** The slice being recorded into. */
+    final PackedHistogram current;
+    /** Every completed slice, added up: with {@link #current}, the cumulative view. */
+    private final PackedHistogram completed;
+    /** The window's completed slices, added up: with {@link #current}, the window view. */
+    private final PackedHistogram completedInWindow;
+    /** The window's completed slices, oldest first, encoded. */
+    private final ArrayDeque<byte[]> completedSlices = new ArrayDeque<>();
+
+    Views(int significantDigits, int slices) {
+      this.slices = slices;
+      this.current = new PackedHistogram(significantDigits);
+      this.completed = new PackedHistogram(significantDigits);
+      this.completedInWindow = new PackedHistogram(significantDigits);
+    }
+
+    void advance() {
+      completed.add(current);
+      completedInWindow.add(current);
+      completedSlices.addLast(encode(current));
+      current.reset();
+      while (completedSlices.size() > slices - 1) {
+        completedInWindow.subtract(decode(completedSlices.removeFirst()));
+      }
+    }
+
+    PackedHistogram cumulative() {
+      PackedHistogram cumulative = completed.copy();
+      cumulative.add(current);
+      return cumulative;
+    }
+
+    PackedHistogram window() {
+      PackedHistogram window = completedInWindow.copy();
+      window.add(current);
+      return window;
+    }
+
+    long footprintBytes() {
+      long bytes = current.getEstimatedFootprintInBytes() + completed.getEstimatedFootprintInBytes()
+          + completedInWindow.getEstimatedFootprintInBytes();
+      for (byte[] slice : completedSlices) {
+        bytes += slice.length;
+      }
+      return bytes;
+    }
+
+    /**
+     * The slice in HdrHistogram's V2 encoding, whose run-length counts are already compact; not
+     * the deflated form, whose encoder keeps a worst-case-sized buffer cached in the histogram.
+     */
+    private static byte[] encode(PackedHistogram slice) {
+      ByteBuffer buffer = ENCODING_BUFFER.get();
+      int needed = slice.getNeededByteBufferCapacity();
+      if (buffer.capacity() < needed) {
+        buffer = ByteBuffer.allocate(needed);
+        ENCODING_BUFFER.set(buffer);
+      }
+      buffer.clear();
+      int length = slice.encodeIntoByteBuffer(buffer);
+      return Arrays.copyOf(buffer.array(), length);
+    }
+
+    private static PackedHistogram decode(byte[] slice) {
+      return PackedHistogram.decodeFromByteBuffer(ByteBuffer.wrap(slice), 0);
+    }
   }
 
   /**

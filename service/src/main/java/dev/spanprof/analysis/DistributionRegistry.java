@@ -142,14 +142,15 @@ public final class DistributionRegistry {
     }
     if (series.size() >= maxSeries) {
       overflowSamples.get(key.kind()).incrementAndGet();
-      return series.computeIfAbsent(overflowKey(key.kind()), k -> newSeries(0, nowNanos));
+      return series.computeIfAbsent(overflowKey(key.kind()), k -> newSeries(k, 0, nowNanos));
     }
-    return series.computeIfAbsent(key, k -> newSeries(expectedIntervalNanos, nowNanos));
+    return series.computeIfAbsent(key, k -> newSeries(k, expectedIntervalNanos, nowNanos));
   }
 
-  private Distribution newSeries(long expectedIntervalNanos, long nowNanos) {
+  private Distribution newSeries(SeriesKey key, long expectedIntervalNanos, long nowNanos) {
+    // Spans are ranked within their operation's durations only (spanprof.duration_percentile).
     return new Distribution(significantDigits, slices, boundariesNanos, expectedIntervalNanos,
-        nowNanos);
+        nowNanos, key.kind() == Kind.DURATION);
   }
 
   /** The series of {@code key} if it exists; never creates one. */

@@ -7,6 +7,7 @@ import dev.spanprof.analysis.DistributionRegistry.SeriesKey;
 import dev.spanprof.assembly.ManualTimeSource;
 import java.nio.ByteBuffer;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Base64;
 import java.util.List;
@@ -14,6 +15,7 @@ import java.util.Random;
 import java.util.function.LongSupplier;
 import org.HdrHistogram.AbstractHistogram;
 import org.HdrHistogram.Histogram;
+import org.HdrHistogram.PackedHistogram;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 import java.util.concurrent.TimeUnit;
@@ -178,6 +180,52 @@ class DistributionTest {
     }
     assertThat(distribution.percentileRank(sorted[0] / 2)).isZero();
     assertThat(distribution.percentileRank(Long.MAX_VALUE)).isEqualTo(100);
+  }
+
+  /**
+   * Over many advances, the window is exactly the histogram of the last slices' values and the
+   * cumulative view that of all values: completed slices are added, kept encoded, and subtracted
+   * when they leave the window.
+   */
+  @Test
+  void window_afterManyAdvances_equalsTheLastSlicesExactly() {
+    int slices = 4;
+    Distribution distribution = new Distribution(2, slices, BOUNDARIES, 0, 0);
+    Random random = new Random(11);
+    List<long[]> recorded = new ArrayList<>();
+    for (int slice = 0; slice < 25; slice++) {
+      long[] values = new long[random.nextInt(300)];
+      for (int i = 0; i < values.length; i++) {
+        values[i] = (long) Math.pow(10, 3 + 7 * random.nextDouble());
+        distribution.record(values[i], null, 0, 0, 0);
+      }
+      recorded.add(values);
+      Distribution.Snapshot snapshot = distribution.snapshot();
+
+      PackedHistogram window = new PackedHistogram(2);
+      PackedHistogram all = new PackedHistogram(2);
+      for (int s = 0; s < recorded.size(); s++) {
+        for (long value : recorded.get(s)) {
+          all.recordValue(value);
+          if (s > recorded.size() - 1 - slices) {
+            window.recordValue(value);
+          }
+        }
+      }
+      assertThat(snapshot.window()).as("slice %d", slice).isEqualTo(window);
+      assertThat(snapshot.cumulative()).as("slice %d", slice).isEqualTo(all);
+      distribution.advance();
+    }
+  }
+
+  @Test
+  void percentileRank_seriesMadeWithoutRanks_answersZero() {
+    Distribution distribution = new Distribution(2, 6, BOUNDARIES, 0, 0, false);
+    distribution.record(1_000, null, 0, 0, 0);
+    distribution.flush();
+
+    assertThat(distribution.percentileRank(1_000_000)).isZero();
+    assertThat(distribution.snapshot().cumulative().getTotalCount()).isEqualTo(1);
   }
 
   @Test
