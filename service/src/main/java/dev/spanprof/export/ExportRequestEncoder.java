@@ -1,16 +1,15 @@
 package dev.spanprof.export;
 
 import com.google.protobuf.CodedOutputStream;
+import com.google.protobuf.WireFormat;
 import dev.spanprof.analysis.SpanResource;
 import dev.spanprof.analysis.SpanScope;
 import io.opentelemetry.proto.collector.trace.v1.ExportTraceServiceRequest;
 import io.opentelemetry.proto.trace.v1.ResourceSpans;
 import io.opentelemetry.proto.trace.v1.ScopeSpans;
-import com.google.protobuf.WireFormat;
 import java.io.IOException;
 import java.util.ArrayList;
-import java.util.Collection;
-import java.util.LinkedHashMap;
+import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -26,20 +25,24 @@ final class ExportRequestEncoder {
   private ExportRequestEncoder() {}
 
   static byte[] encode(List<ExportEntry> entries) {
-    // Same resource and scope objects: same block of the same original request.
-    Map<SpanResource, Map<SpanScope, ScopeGroup>> groups = new LinkedHashMap<>();
+    // Same resource and scope objects: same block of the same original request. Grouped by
+    // identity, in order of arrival: the records' own equality hashes every attribute per span,
+    // and holds only for the same object anyway (it compares the encodings as arrays).
+    Map<SpanResource, ResourceGroup> byResource = new IdentityHashMap<>();
+    List<ResourceGroup> resources = new ArrayList<>();
     for (ExportEntry entry : entries) {
-      groups.computeIfAbsent(entry.resource(), unused -> new LinkedHashMap<>())
-          .computeIfAbsent(entry.scope(), ScopeGroup::new)
-          .add(entry.span());
+      ResourceGroup resource = byResource.get(entry.resource());
+      if (resource == null) {
+        resource = new ResourceGroup(entry.resource());
+        byResource.put(entry.resource(), resource);
+        resources.add(resource);
+      }
+      resource.add(entry.scope(), entry.span());
     }
-    List<ResourceGroup> resources = new ArrayList<>(groups.size());
     int requestSize = 0;
-    for (Map.Entry<SpanResource, Map<SpanScope, ScopeGroup>> group : groups.entrySet()) {
-      ResourceGroup resource = new ResourceGroup(group.getKey(), group.getValue().values());
-      resources.add(resource);
+    for (ResourceGroup resource : resources) {
       requestSize += lengthDelimitedSize(
-          ExportTraceServiceRequest.RESOURCE_SPANS_FIELD_NUMBER, resource.size);
+          ExportTraceServiceRequest.RESOURCE_SPANS_FIELD_NUMBER, resource.measure());
     }
     byte[] request = new byte[requestSize];
     CodedOutputStream out = CodedOutputStream.newInstance(request);
@@ -85,18 +88,32 @@ final class ExportRequestEncoder {
   /** One resource block's scopes, and the {@code ResourceSpans} size they make. */
   private static final class ResourceGroup {
     private final SpanResource resource;
-    private final Collection<ScopeGroup> scopes;
-    private final int size;
+    private final Map<SpanScope, ScopeGroup> byScope = new IdentityHashMap<>();
+    private final List<ScopeGroup> scopes = new ArrayList<>();
+    private int size;
 
-    ResourceGroup(SpanResource resource, Collection<ScopeGroup> scopes) {
+    ResourceGroup(SpanResource resource) {
       this.resource = resource;
-      this.scopes = scopes;
-      int total = CodedOutputStream.computeByteArraySize(ResourceSpans.RESOURCE_FIELD_NUMBER,
+    }
+
+    void add(SpanScope scope, byte[] span) {
+      ScopeGroup group = byScope.get(scope);
+      if (group == null) {
+        group = new ScopeGroup(scope);
+        byScope.put(scope, group);
+        scopes.add(group);
+      }
+      group.add(span);
+    }
+
+    /** The {@code ResourceSpans} size, once every span is added. */
+    int measure() {
+      size = CodedOutputStream.computeByteArraySize(ResourceSpans.RESOURCE_FIELD_NUMBER,
           resource.encoded()) + stringSize(ResourceSpans.SCHEMA_URL_FIELD_NUMBER, resource.schemaUrl());
       for (ScopeGroup scope : scopes) {
-        total += lengthDelimitedSize(ResourceSpans.SCOPE_SPANS_FIELD_NUMBER, scope.size);
+        size += lengthDelimitedSize(ResourceSpans.SCOPE_SPANS_FIELD_NUMBER, scope.size);
       }
-      this.size = total;
+      return size;
     }
 
     void writeTo(CodedOutputStream out) throws IOException {
