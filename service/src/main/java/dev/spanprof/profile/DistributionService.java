@@ -181,20 +181,21 @@ public final class DistributionService implements ProfileConsumer {
   private SeriesKey durationKey(SpanRecord span, List<String> dimensionValues) {
     String kind = KIND_LABELS[span.kind().ordinal()];
     String status = STATUS_LABELS[span.status().ordinal()];
-    List<String> values = dimensionValues.isEmpty()
-        ? List.of(span.serviceName(), span.name(), kind, status)
-        : concat(List.of(span.serviceName(), span.name(), kind, status), dimensionValues);
-    return new SeriesKey(Kind.DURATION, durationLabels, values);
+    return new SeriesKey(Kind.DURATION, durationLabels,
+        concat(List.of(span.serviceName(), span.name(), kind, status), dimensionValues));
   }
 
   private SeriesKey operationKey(Kind kind, SpanRecord span, List<String> dimensionValues) {
-    return dimensionValues.isEmpty()
-        ? new SeriesKey(kind, OPERATION_LABELS, List.of(span.serviceName(), span.name()))
-        : new SeriesKey(kind, operationLabels,
-            concat(List.of(span.serviceName(), span.name()), dimensionValues));
+    // TTX and TTC are keyed by the root's operation alone, without the dimensions.
+    return new SeriesKey(kind, dimensionValues.isEmpty() ? OPERATION_LABELS : operationLabels,
+        concat(List.of(span.serviceName(), span.name()), dimensionValues));
   }
 
+  /** Both lists in one immutable list; {@code first} itself when there is nothing to add. */
   private static List<String> concat(List<String> first, List<String> second) {
+    if (second.isEmpty()) {
+      return first;
+    }
     List<String> all = new ArrayList<>(first.size() + second.size());
     all.addAll(first);
     all.addAll(second);
