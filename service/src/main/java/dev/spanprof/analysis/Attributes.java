@@ -9,7 +9,7 @@ import java.util.Objects;
  * <p>Values are {@link String}, {@link Long}, {@link Double}, {@link Boolean}, {@code byte[]},
  * {@link java.util.List} of values (OTLP arrays) or nested {@code Attributes} (OTLP key-value
  * lists). Lookup is a linear scan: spans carry a handful to a few dozen attributes, where a scan
- * over interned keys beats hashing and costs no per-entry objects.
+ * over keys whose hashes are cached beats a hash table and costs no per-entry objects.
  */
 public final class Attributes {
 
@@ -44,9 +44,12 @@ public final class Attributes {
 
   /** The value under {@code key}, or null when absent. */
   public Object get(String key) {
+    // Strings cache their hash: comparing it first makes a miss, the usual outcome, one int
+    // comparison instead of a call to equals.
+    int hash = key.hashCode();
     for (int i = 0; i < keys.length; i++) {
       String candidate = keys[i];
-      if (candidate == key || candidate.equals(key)) {
+      if (candidate == key || candidate.hashCode() == hash && candidate.equals(key)) {
         return values[i];
       }
     }

@@ -1,13 +1,36 @@
 package dev.spanprof.analysis;
 
-/** Sorts int indices by long keys without boxing: a stable merge sort, O(n log n). */
+/** Sorts int indices without boxing: stable, O(n log n). */
 final class IndexSort {
+
+  /** Below this many indices an insertion sort is cheaper than merging, and needs no buffer. */
+  private static final int INSERTION_SORT_MAX = 16;
+
+  /** Orders two indices: negative when {@code a} comes first, as {@link java.util.Comparator}. */
+  @FunctionalInterface
+  interface IndexOrder {
+    int compare(int a, int b);
+  }
 
   private IndexSort() {}
 
   /** Sorts {@code indices[0, length)} so that {@code keys[indices[i]]} ascends; stable. */
   static void byKey(int[] indices, int length, long[] keys) {
-    if (length < 2) {
+    by(indices, length, (a, b) -> Long.compare(keys[a], keys[b]));
+  }
+
+  /** Sorts {@code indices[0, length)} by {@code order}; stable. */
+  static void by(int[] indices, int length, IndexOrder order) {
+    if (length <= INSERTION_SORT_MAX) {
+      for (int i = 1; i < length; i++) {
+        int moving = indices[i];
+        int j = i - 1;
+        while (j >= 0 && order.compare(moving, indices[j]) < 0) {
+          indices[j + 1] = indices[j];
+          j--;
+        }
+        indices[j + 1] = moving;
+      }
       return;
     }
     int[] buffer = new int[length];
@@ -19,7 +42,8 @@ final class IndexSort {
         int right = middle;
         int out = low;
         while (left < middle && right < high) {
-          buffer[out++] = keys[indices[right]] < keys[indices[left]] ? indices[right++] : indices[left++];
+          buffer[out++] = order.compare(indices[right], indices[left]) < 0
+              ? indices[right++] : indices[left++];
         }
         while (left < middle) {
           buffer[out++] = indices[left++];

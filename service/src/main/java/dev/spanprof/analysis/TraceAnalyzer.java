@@ -83,6 +83,8 @@ public final class TraceAnalyzer {
     private final Names<String> categories = new Names<>();
     private final Names<String> services = new Names<>();
     private final List<StateDefinition> stateDefinitions = new ArrayList<>();
+    /** Per state index, its place in the dominance order (0 dominates all). */
+    private int[] stateRank;
 
     private int[] parent;
     private boolean[] inTree;
@@ -97,6 +99,9 @@ public final class TraceAnalyzer {
     /** Time by (service, pool, state), keyed by their ids mixed into one number. */
     private final Map<Long, long[]> servicePoolState = new HashMap<>();
     private final Segments segments = new Segments();
+    /** Each span's interval clipped to its parent's walked part, set when the parent is walked. */
+    private long[] clippedFrom;
+    private long[] clippedTo;
 
     Run(List<SpanRecord> spans, SpanMapping mapping) {
       this.mapping = mapping;
@@ -117,6 +122,7 @@ public final class TraceAnalyzer {
 
     TraceProfile profile(TraceId traceId) {
       mapSpans();
+      rankStates();
       buildTree();
       long spanTime = 0;
       long minStart = Long.MAX_VALUE;
@@ -392,16 +398,10 @@ public final class TraceAnalyzer {
       return Integer.compare(a, b);
     }
 
-    /** Priority, then state name ascending, then latest start, then span id ascending. */
+    /** Dominant state first, then latest start, then span id ascending. */
     private boolean better(int a, int b) {
-      StateDefinition sa = stateDefinitions.get(state[a]);
-      StateDefinition sb = stateDefinitions.get(state[b]);
-      if (sa.priority() != sb.priority()) {
-        return sa.priority() > sb.priority();
-      }
-      int byName = sa.name().compareTo(sb.name());
-      if (byName != 0) {
-        return byName < 0;
+      if (state[a] != state[b]) {
+        return dominates(state[a], state[b]);
       }
       if (start[a] != start[b]) {
         return start[a] > start[b];
@@ -486,13 +486,31 @@ public final class TraceAnalyzer {
       return new long[][] {inclusive, exclusive};
     }
 
-    /** The system's dominant state: highest priority, ties by state name ascending. */
+    /** Whether state a dominates state b (see {@link #rankStates}). */
     private boolean dominates(int a, int b) {
-      StateDefinition sa = stateDefinitions.get(a);
-      StateDefinition sb = stateDefinitions.get(b);
-      return sa.priority() != sb.priority()
-          ? sa.priority() > sb.priority()
-          : sa.name().compareTo(sb.name()) < 0;
+      return stateRank[a] < stateRank[b];
+    }
+
+    /**
+     * Ranks this trace's states once, dominant first: highest priority, ties by state name
+     * ascending. The sweeps compare states per event; comparing two ints is all they then do.
+     */
+    private void rankStates() {
+      int count = states.size();
+      int[] order = new int[count];
+      for (int k = 0; k < count; k++) {
+        order[k] = k;
+      }
+      IndexSort.by(order, count, (a, b) -> {
+        StateDefinition sa = stateDefinitions.get(a);
+        StateDefinition sb = stateDefinitions.get(b);
+        return sa.priority() != sb.priority() ? Integer.compare(sb.priority(), sa.priority())
+            : sa.name().compareTo(sb.name());
+      });
+      stateRank = new int[count];
+      for (int rank = 0; rank < count; rank++) {
+        stateRank[order[rank]] = rank;
+      }
     }
 
     // ---- Phase 5: self time -----------------------------------------------------------------
@@ -529,6 +547,8 @@ public final class TraceAnalyzer {
      * A child ending exactly at the cursor is eligible, so back-to-back children stay on the path.
      */
     private long criticalPath(long[] critical, boolean[] onPath) {
+      clippedFrom = new long[n];
+      clippedTo = new long[n];
       List<Integer> roots = new ArrayList<>();
       for (int i = 0; i < n; i++) {
         if (inTree[i] && parent[i] < 0) {
@@ -551,23 +571,21 @@ public final class TraceAnalyzer {
       return primary;
     }
 
-    /** One frame of the iterative walk. */
+    /** One frame of the iterative walk: a span and its eligible children, in walk order. */
     private static final class Frame {
       final int span;
       final long lo;
       final int[] children;
-      final long[] childFrom;
-      final long[] childTo;
+      final int childCount;
       int next;
       long cursor;
 
-      Frame(int span, long lo, long hi, int[] children, long[] childFrom, long[] childTo) {
+      Frame(int span, long lo, long hi, int[] children, int childCount) {
         this.span = span;
         this.lo = lo;
         this.cursor = hi;
         this.children = children;
-        this.childFrom = childFrom;
-        this.childTo = childTo;
+        this.childCount = childCount;
       }
     }
 
@@ -579,17 +597,16 @@ public final class TraceAnalyzer {
       while (!stack.isEmpty()) {
         Frame f = stack.get(stack.size() - 1);
         boolean descended = false;
-        while (f.next < f.children.length) {
-          int k = f.next++;
-          if (f.childTo[k] > f.cursor) {
+        while (f.next < f.childCount) {
+          int child = f.children[f.next++];
+          if (clippedTo[child] > f.cursor) {
             continue;
           }
-          int child = f.children[k];
-          critical[f.span] += f.cursor - f.childTo[k];
-          total += f.cursor - f.childTo[k];
-          f.cursor = f.childFrom[k];
+          critical[f.span] += f.cursor - clippedTo[child];
+          total += f.cursor - clippedTo[child];
+          f.cursor = clippedFrom[child];
           onPath[child] = true;
-          stack.add(frame(child, f.childFrom[k], f.childTo[k]));
+          stack.add(frame(child, clippedFrom[child], clippedTo[child]));
           descended = true;
           break;
         }
@@ -613,28 +630,19 @@ public final class TraceAnalyzer {
         if (producer && span[c].kind() == SpanKind.CONSUMER) {
           continue;
         }
+        clippedFrom[c] = Math.max(start[c], lo);
+        clippedTo[c] = Math.min(end[c], hi);
         // A child entirely outside its parent is dropped with its subtree.
-        if (Math.min(end[c], hi) > Math.max(start[c], lo)) {
+        if (clippedTo[c] > clippedFrom[c]) {
           eligible[count++] = c;
         }
       }
-      Integer[] order = new Integer[count];
-      for (int k = 0; k < count; k++) {
-        order[k] = eligible[k];
-      }
-      Arrays.sort(order, Comparator.<Integer>comparingLong(c -> Math.min(end[c], hi)).reversed()
-          .thenComparingLong(c -> Math.max(start[c], lo))
-          .thenComparing((a, b) -> Long.compareUnsigned(span[a].spanId(), span[b].spanId())));
-      int[] sorted = new int[count];
-      long[] from = new long[count];
-      long[] to = new long[count];
-      for (int k = 0; k < count; k++) {
-        sorted[k] = order[k];
-        from[k] = Math.max(start[order[k]], lo);
-        to[k] = Math.min(end[order[k]], hi);
-      }
+      IndexSort.by(eligible, count, (a, b) -> clippedTo[a] != clippedTo[b]
+          ? Long.compare(clippedTo[b], clippedTo[a])
+          : clippedFrom[a] != clippedFrom[b] ? Long.compare(clippedFrom[a], clippedFrom[b])
+          : Long.compareUnsigned(span[a].spanId(), span[b].spanId()));
       work += kids.length;
-      return new Frame(s, lo, hi, sorted, from, to);
+      return new Frame(s, lo, hi, eligible, count);
     }
 
     // ---- Phase 7: pools ---------------------------------------------------------------------

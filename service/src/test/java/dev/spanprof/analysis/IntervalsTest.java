@@ -2,6 +2,9 @@ package dev.spanprof.analysis;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.util.Comparator;
+import java.util.Random;
+import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
 
 class IntervalsTest {
@@ -32,5 +35,21 @@ class IntervalsTest {
     IndexSort.byKey(indices, 5, keys);
 
     assertThat(indices).containsExactly(3, 1, 4, 0, 2);
+  }
+
+  /** Short inputs take the insertion sort, long ones the merge sort: both stable, both right. */
+  @Test
+  void indexSort_by_matchesAStableReferenceSortAtEveryLength() {
+    Random random = new Random(7);
+    for (int length = 0; length <= 100; length++) {
+      long[] keys = random.longs(length, 0, 10).toArray();
+      int[] indices = IntStream.range(0, length).toArray();
+      int[] expected = IntStream.range(0, length).boxed()
+          .sorted(Comparator.comparingLong(i -> -keys[i])).mapToInt(Integer::intValue).toArray();
+
+      IndexSort.by(indices, length, (a, b) -> Long.compare(keys[b], keys[a]));
+
+      assertThat(indices).as("length %d", length).containsExactly(expected);
+    }
   }
 }
