@@ -47,6 +47,8 @@ public final class Distribution {
   private final long[] boundariesNanos;
   private final AtomicReferenceArray<Exemplar> exemplars;
   private volatile long lastRecordNanos;
+  /** Set once the registry has removed this series: a holder of it should look it up again. */
+  private volatile boolean retired;
   /**
    * The cumulative view's value at each of {@link #RANKS}, as of the last flush; empty before the
    * first value.
@@ -120,6 +122,15 @@ public final class Distribution {
   /** When this series last recorded, on the monotonic clock passed to {@link #record}. */
   public long lastRecordNanos() {
     return lastRecordNanos;
+  }
+
+  /** Whether the registry has removed this series (idle past its expiry). */
+  public boolean retired() {
+    return retired;
+  }
+
+  void retire() {
+    retired = true;
   }
 
   public boolean corrects() {

@@ -182,6 +182,7 @@ public final class DistributionRegistry {
     series.forEach((key, distribution) -> {
       if (nowNanos - distribution.lastRecordNanos() >= expiryNanos) {
         series.remove(key, distribution);
+        distribution.retire();
       } else {
         distribution.advance();
       }

@@ -24,6 +24,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
 import org.HdrHistogram.AbstractHistogram;
 import org.HdrHistogram.PackedHistogram;
 
@@ -55,12 +56,16 @@ public final class DistributionService implements ProfileConsumer {
   private final List<String> durationLabels;
   private final List<String> operationLabels;
   private final Map<String, Long> expectedIntervalNanos = new HashMap<>();
+  /** Each span key's three series: one lookup per span instead of three (see spanSeries). */
+  private final ConcurrentHashMap<SpanSeriesKey, SpanSeries> spanSeries = new ConcurrentHashMap<>();
+  private final int maxSeries;
   private final int significantDigits;
   private final Periodic advancer;
 
   DistributionService(HistogramConfiguration histograms, MetricsConfiguration metrics,
       TimeSource time, Clock clock) {
     this.significantDigits = histograms.getSignificantDigits();
+    this.maxSeries = metrics.getMaxSeries();
     try {
       this.registry = new DistributionRegistry(significantDigits,
           HistogramConfiguration.WINDOW_SLICES, bucketNanos(histograms), metrics.getMaxSeries(),
@@ -94,12 +99,12 @@ public final class DistributionService implements ProfileConsumer {
     for (int i = 0; i < spans.size(); i++) {
       SpanRecord span = spans.get(i);
       SpanProfile result = profile.spans().get(i);
-      List<String> dimensionValues = dimensionValues(span);
-      registry.series(durationKey(span, dimensionValues), expectedIntervalNanos(span), now)
+      SpanSeries series = spanSeries(span, now);
+      series.duration()
           .record(span.durationNanos(), trace.traceId(), span.spanId(), now, epochMillis);
-      registry.series(operationKey(Kind.SELF_TIME, span, dimensionValues), 0, now)
+      series.selfTime()
           .record(result.selfTimeNs(), trace.traceId(), span.spanId(), now, epochMillis);
-      registry.series(operationKey(Kind.CRITICAL_PATH, span, dimensionValues), 0, now)
+      series.criticalPath()
           .record(result.criticalPathNs(), trace.traceId(), span.spanId(), now, epochMillis);
     }
     if (profile.primaryRoot() >= 0) {
@@ -123,8 +128,59 @@ public final class DistributionService implements ProfileConsumer {
    * costs a lookup, not a flush.
    */
   public double durationPercentile(SpanRecord span, long durationNanos) {
-    Distribution series = registry.get(durationKey(span, dimensionValues(span)));
+    SpanSeries known = spanSeries.get(spanSeriesKey(span));
+    Distribution series = known != null && known.live() ? known.duration()
+        : registry.get(durationKey(span, dimensionValues(span)));
     return series == null ? 0 : series.percentileRank(durationNanos);
+  }
+
+  /**
+   * What a span's series are keyed by. The span's strings are interned at ingest and cache their
+   * hashes, so building and hashing one is cheap next to the three series keys it stands for.
+   */
+  private record SpanSeriesKey(
+      String service, String name, SpanKind kind, SpanStatus status, List<String> dimensionValues) {}
+
+  /** The three series a span records into. */
+  private record SpanSeries(Distribution duration, Distribution selfTime, Distribution criticalPath) {
+    boolean live() {
+      return !duration.retired() && !selfTime.retired() && !criticalPath.retired();
+    }
+  }
+
+  private SpanSeriesKey spanSeriesKey(SpanRecord span) {
+    return new SpanSeriesKey(span.serviceName(), span.name(), span.kind(), span.status(),
+        dimensionValues(span));
+  }
+
+  /**
+   * The span's series, from {@link #spanSeries} when known there, else from the registry. Only
+   * series of their own are remembered: a key served by an overflow series goes to the registry
+   * every time, so that each of its samples is counted as overflowed and it gets a series of its
+   * own once there is room. The map is bounded like the registry, and emptied when full.
+   */
+  private SpanSeries spanSeries(SpanRecord span, long now) {
+    SpanSeriesKey key = spanSeriesKey(span);
+    SpanSeries known = spanSeries.get(key);
+    if (known != null && known.live()) {
+      return known;
+    }
+    SeriesKey durationKey = durationKey(span, key.dimensionValues());
+    SeriesKey selfTimeKey = operationKey(Kind.SELF_TIME, span, key.dimensionValues());
+    SeriesKey criticalPathKey = operationKey(Kind.CRITICAL_PATH, span, key.dimensionValues());
+    SpanSeries series = new SpanSeries(
+        registry.series(durationKey, expectedIntervalNanos(span), now),
+        registry.series(selfTimeKey, 0, now),
+        registry.series(criticalPathKey, 0, now));
+    if (registry.get(durationKey) == series.duration()
+        && registry.get(selfTimeKey) == series.selfTime()
+        && registry.get(criticalPathKey) == series.criticalPath()) {
+      if (spanSeries.size() >= maxSeries) {
+        spanSeries.clear();
+      }
+      spanSeries.put(key, series);
+    }
+    return series;
   }
 
   /**

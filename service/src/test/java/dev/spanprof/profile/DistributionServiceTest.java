@@ -2,6 +2,7 @@ package dev.spanprof.profile;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.spanprof.analysis.DistributionRegistry;
 import dev.spanprof.analysis.DistributionRegistry.Kind;
 import dev.spanprof.analysis.DistributionRegistry.SeriesKey;
 import dev.spanprof.analysis.SpanMapping;
@@ -15,6 +16,7 @@ import dev.spanprof.config.MetricsConfiguration;
 import dev.spanprof.golden.GoldenCases;
 import dev.spanprof.ingest.OtlpTestSpans;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.List;
 import java.util.Set;
 import java.util.stream.Collectors;
@@ -53,5 +55,63 @@ class DistributionServiceTest {
     assertThat(keys.stream().filter(key -> key.kind() == Kind.TRACE_TTX).collect(Collectors.toList()))
         .containsExactly(new SeriesKey(Kind.TRACE_TTX, List.of("service_name", "span_name"),
             List.of("gateway", "GET /order")));
+  }
+
+  /**
+   * Spans find their series through a map of their own; a series removed for idleness must not
+   * stay there: the next span records into a new series that the registry (and the export) holds.
+   */
+  @Test
+  void expiredSeries_nextSpanRecordsIntoANewRegisteredSeries() {
+    MetricsConfiguration metrics = new MetricsConfiguration();
+    metrics.setSeriesExpiry(Duration.ofMinutes(1));
+    ManualTimeSource time = new ManualTimeSource();
+    service = new DistributionService(new HistogramConfiguration(), metrics, time, Clock.systemUTC());
+    List<SpanRecord> spans = OtlpTestSpans.fromJson(GoldenCases.otlpJson("fanout-self-time"));
+    CompletedTrace trace = new CompletedTrace(spans.get(0).traceId(), spans, Completion.TIMEOUT, false);
+    var profile = new TraceAnalyzer(SpanMapping.defaults()).analyze(trace.traceId(), spans);
+    SeriesKey dbDuration = new SeriesKey(Kind.DURATION,
+        List.of("service_name", "span_name", "span_kind", "status_code"),
+        List.of("gateway", "db", "SPAN_KIND_CLIENT", "STATUS_CODE_UNSET"));
+    service.accept(trace, profile);
+    time.advance(Duration.ofMinutes(2));
+    service.registry().advance(time.nanoTime());
+    assertThat(service.registry().get(dbDuration)).isNull();
+
+    service.accept(trace, profile);
+
+    assertThat(service.registry().get(dbDuration)).isNotNull();
+    assertThat(service.registry().get(dbDuration).snapshot().cumulative().getTotalCount()).isEqualTo(1);
+    assertThat(service.durationPercentile(spans.get(0), Long.MAX_VALUE)).isZero(); // not yet flushed
+    service.registry().get(dbDuration).flush();
+    SpanRecord db = spans.stream().filter(span -> span.name().equals("db")).findFirst().orElseThrow();
+    assertThat(service.durationPercentile(db, db.durationNanos())).isEqualTo(100);
+  }
+
+  /** A label set served by an overflow series is counted as overflowed for every sample. */
+  @Test
+  void overflowingLabelSets_countEverySampleEveryTime() {
+    MetricsConfiguration metrics = new MetricsConfiguration();
+    metrics.setMaxSeries(3);
+    service = new DistributionService(new HistogramConfiguration(), metrics, new ManualTimeSource(),
+        Clock.systemUTC());
+    List<SpanRecord> spans = OtlpTestSpans.fromJson(GoldenCases.otlpJson("fanout-self-time"));
+    CompletedTrace trace = new CompletedTrace(spans.get(0).traceId(), spans, Completion.TIMEOUT, false);
+    var profile = new TraceAnalyzer(SpanMapping.defaults()).analyze(trace.traceId(), spans);
+
+    service.accept(trace, profile);
+    long once = overflowSamples(service.registry());
+    service.accept(trace, profile);
+
+    assertThat(once).isPositive();
+    assertThat(overflowSamples(service.registry())).isEqualTo(2 * once);
+  }
+
+  private static long overflowSamples(DistributionRegistry registry) {
+    long total = 0;
+    for (Kind kind : Kind.values()) {
+      total += registry.overflowSamples(kind);
+    }
+    return total;
   }
 }
