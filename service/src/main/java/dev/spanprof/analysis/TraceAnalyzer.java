@@ -496,20 +496,17 @@ public final class TraceAnalyzer {
      * ascending. The sweeps compare states per event; comparing two ints is all they then do.
      */
     private void rankStates() {
-      int count = states.size();
-      int[] order = new int[count];
-      for (int k = 0; k < count; k++) {
-        order[k] = k;
+      // Boxed, once per trace over its few states: IndexSort's comparator call sites stay
+      // bimorphic (keys, critical-path order) and so inlined in the sweeps.
+      List<Integer> order = new ArrayList<>(stateDefinitions.size());
+      for (int k = 0; k < stateDefinitions.size(); k++) {
+        order.add(k);
       }
-      IndexSort.by(order, count, (a, b) -> {
-        StateDefinition sa = stateDefinitions.get(a);
-        StateDefinition sb = stateDefinitions.get(b);
-        return sa.priority() != sb.priority() ? Integer.compare(sb.priority(), sa.priority())
-            : sa.name().compareTo(sb.name());
-      });
-      stateRank = new int[count];
-      for (int rank = 0; rank < count; rank++) {
-        stateRank[order[rank]] = rank;
+      order.sort(Comparator.<Integer>comparingInt(k -> -stateDefinitions.get(k).priority())
+          .thenComparing(k -> stateDefinitions.get(k).name()));
+      stateRank = new int[order.size()];
+      for (int rank = 0; rank < order.size(); rank++) {
+        stateRank[order.get(rank)] = rank;
       }
     }
 

@@ -15,7 +15,8 @@ import java.util.List;
 
 /**
  * OTLP attributes (repeated {@code KeyValue}) read from their wire encoding: checked at ingest
- * without building anything, decoded into {@link Attributes} when asked.
+ * without building anything, decoded into {@link Attributes} when asked (a span's own values
+ * only once looked up).
  *
  * <p>Values become {@link String}, {@link Long}, {@link Double}, {@link Boolean}, {@code byte[]},
  * an unmodifiable {@link List} (array values, an empty element as null) or nested {@link
@@ -43,6 +44,10 @@ final class OtlpAttributes implements SpanRecord.AttributeDecoder {
   static final int LIST_ENTRIES = tag(1, WireReader.LENGTH_DELIMITED);
   static final int SPAN_ATTRIBUTES = tag(Span.ATTRIBUTES_FIELD_NUMBER, WireReader.LENGTH_DELIMITED);
 
+  /** Each decoding thread's scratch space: only the finished attributes' arrays are allocated. */
+  private static final ThreadLocal<EncodedEntries> ENCODED_ENTRIES =
+      ThreadLocal.withInitial(EncodedEntries::new);
+
   private final StringInterner interner;
 
   OtlpAttributes(StringInterner interner) {
@@ -54,13 +59,59 @@ final class OtlpAttributes implements SpanRecord.AttributeDecoder {
   }
 
   /**
-   * A span's own attributes, from its encoding. The encoding was checked when the span was
-   * accepted ({@link #check}), so it decodes.
+   * A span's own attributes, from its encoding: the keys now, each value when asked for ({@link
+   * Attributes#encoded}), since the analysis looks up a few keys and finds most of them absent.
+   * The encoding was checked when the span was accepted ({@link #check}), so it decodes.
    */
   @Override
   public Attributes decode(byte[] encodedSpan) {
     try {
-      return read(encodedSpan, 0, encodedSpan.length, SPAN_ATTRIBUTES, true, 0);
+      EncodedEntries entries = ENCODED_ENTRIES.get();
+      entries.size = 0;
+      WireReader in = new WireReader(encodedSpan, 0, encodedSpan.length);
+      while (in.hasMore()) {
+        int tag = in.readTag();
+        if (tag == SPAN_ATTRIBUTES) {
+          int entryLength = in.readLength();
+          encodedKeyValue(encodedSpan, in.fieldOffset(), entryLength, entries);
+        } else {
+          in.skip(tag);
+        }
+      }
+      return entries.attributes(encodedSpan, this::checkedValue);
+    } catch (InvalidOtlpException e) {
+      throw new IllegalStateException("a span checked when it was accepted does not decode", e);
+    }
+  }
+
+  /** One KeyValue's key, and where its value is encoded. */
+  private void encodedKeyValue(byte[] buffer, int offset, int length, EncodedEntries entries)
+      throws InvalidOtlpException {
+    WireReader in = new WireReader(buffer, offset, length);
+    String key = "";
+    int valueOffset = -1;
+    int valueLength = 0;
+    while (in.hasMore()) {
+      int tag = in.readTag();
+      if (tag == KEY) {
+        int keyLength = in.readLength();
+        key = interner.intern(buffer, in.fieldOffset(), keyLength);
+      } else if (tag == VALUE) {
+        valueLength = in.readLength();
+        valueOffset = in.fieldOffset();
+      } else {
+        in.skip(tag);
+      }
+    }
+    if (valueOffset >= 0) {
+      entries.add(key, valueOffset, valueLength);
+    }
+  }
+
+  /** An AnyValue of a span that was checked when it was accepted. */
+  private Object checkedValue(byte[] buffer, int offset, int length) {
+    try {
+      return anyValue(buffer, offset, length, true, 0);
     } catch (InvalidOtlpException e) {
       throw new IllegalStateException("a span checked when it was accepted does not decode", e);
     }
@@ -191,6 +242,31 @@ final class OtlpAttributes implements SpanRecord.AttributeDecoder {
     Attributes attributes() {
       return size == 0 ? Attributes.empty()
           : Attributes.wrap(Arrays.copyOf(keys, size), Arrays.copyOf(values, size));
+    }
+  }
+
+  /** Keys and where their values are encoded, in growing arrays. */
+  private static final class EncodedEntries {
+    private String[] keys = new String[16];
+    private int[] offsets = new int[16];
+    private int[] lengths = new int[16];
+    private int size;
+
+    void add(String key, int offset, int length) {
+      if (size == keys.length) {
+        keys = Arrays.copyOf(keys, size * 2);
+        offsets = Arrays.copyOf(offsets, size * 2);
+        lengths = Arrays.copyOf(lengths, size * 2);
+      }
+      keys[size] = key;
+      offsets[size] = offset;
+      lengths[size] = length;
+      size++;
+    }
+
+    Attributes attributes(byte[] encoding, Attributes.ValueDecoder decoder) {
+      return Attributes.encoded(Arrays.copyOf(keys, size), encoding, Arrays.copyOf(offsets, size),
+          Arrays.copyOf(lengths, size), decoder);
     }
   }
 }

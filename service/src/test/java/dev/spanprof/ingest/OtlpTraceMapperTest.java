@@ -71,6 +71,34 @@ class OtlpTraceMapperTest {
         .isEqualTo(request(span).getResourceSpans(0).getResource().toByteArray());
   }
 
+  /**
+   * A span's values are decoded when looked up: an empty value counts as absent, so a later
+   * occurrence of its key is found; otherwise the first occurrence wins, as when decoded whole.
+   */
+  @Test
+  void attributes_lookedUpLazily_emptyValueAbsentFirstPresentValueWins() {
+    Span span = validSpan()
+        .addAttributes(keyValue("db.system", AnyValue.newBuilder()))
+        .addAttributes(keyValue("db.system", AnyValue.newBuilder().setStringValue("postgresql")))
+        .addAttributes(keyValue("thread.id", AnyValue.newBuilder().setIntValue(7)))
+        .addAttributes(keyValue("thread.id", AnyValue.newBuilder().setIntValue(8)))
+        .addAttributes(KeyValue.newBuilder().setKey("no.value"))
+        .build();
+
+    Attributes attributes = mapper.map(request(span)).spans().get(0).attributes();
+
+    assertThat(attributes.get("db.system")).isEqualTo("postgresql");
+    assertThat(attributes.get("thread.id")).isEqualTo(7L);
+    assertThat(attributes.get("no.value")).isNull();
+    assertThat(attributes.get("absent")).isNull();
+    assertThat(attributes)
+        .isEqualTo(Attributes.wrap(new String[] {"db.system", "thread.id", "thread.id"},
+            new Object[] {"postgresql", 7L, 8L}))
+        .hasSameHashCodeAs(Attributes.wrap(new String[] {"db.system", "thread.id", "thread.id"},
+            new Object[] {"postgresql", 7L, 8L}))
+        .hasToString("{db.system=postgresql, thread.id=7, thread.id=8}");
+  }
+
   @Test
   void resourceSpansAndScopeSpans_shareTheLayoutTheMapperReadsBothWith() {
     assertThat(new int[] {ScopeSpans.SCOPE_FIELD_NUMBER, ScopeSpans.SPANS_FIELD_NUMBER,
