@@ -99,15 +99,15 @@ public final class SpanMapping {
     private SpanResource resource;
     private String resourceId;
     private String poolId;
-    private final Map<List<Object>, String> resourceIdsByOwnValues = new HashMap<>();
-    private final Map<List<Object>, String> poolIdsByOwnValues = new HashMap<>();
+    private final Map<OwnValues, String> resourceIdsByOwnValues = new HashMap<>();
+    private final Map<OwnValues, String> poolIdsByOwnValues = new HashMap<>();
 
     private Ids() {}
 
     /** Equal to {@link SpanMapping#resourceId(SpanRecord)}. */
     public String resourceId(SpanRecord span) {
       setResource(span.resource());
-      List<Object> own = ownValues(span.attributes(), resourceKeys);
+      OwnValues own = ownValues(span.attributes(), resourceKeys);
       return own == null ? resourceId
           : resourceIdsByOwnValues.computeIfAbsent(own, unused -> join(span, resourceKeys));
     }
@@ -115,7 +115,7 @@ public final class SpanMapping {
     /** Equal to {@link SpanMapping#poolId(SpanRecord)}. */
     public String poolId(SpanRecord span) {
       setResource(span.resource());
-      List<Object> own = ownValues(span.attributes(), poolKeys);
+      OwnValues own = ownValues(span.attributes(), poolKeys);
       return own == null ? poolId
           : poolIdsByOwnValues.computeIfAbsent(own, unused -> join(span, poolKeys));
     }
@@ -137,7 +137,7 @@ public final class SpanMapping {
   }
 
   /** The values the span names itself under {@code keys}, by key position; null when none. */
-  private static List<Object> ownValues(Attributes attributes, List<String> keys) {
+  private static OwnValues ownValues(Attributes attributes, List<String> keys) {
     Object[] values = null;
     for (int i = 0; i < keys.size(); i++) {
       Object value = attributes.get(keys.get(i));
@@ -148,7 +148,28 @@ public final class SpanMapping {
         values[i] = value;
       }
     }
-    return values == null ? null : Arrays.asList(values);
+    return values == null ? null : new OwnValues(values);
+  }
+
+  /** Values by key position, as a map key: compared as arrays, without a list's iterators. */
+  private static final class OwnValues {
+    private final Object[] values;
+    private final int hash;
+
+    OwnValues(Object[] values) {
+      this.values = values;
+      this.hash = Arrays.deepHashCode(values);
+    }
+
+    @Override
+    public boolean equals(Object other) {
+      return other instanceof OwnValues that && Arrays.deepEquals(values, that.values);
+    }
+
+    @Override
+    public int hashCode() {
+      return hash;
+    }
   }
 
   private static String join(SpanRecord span, List<String> keys) {

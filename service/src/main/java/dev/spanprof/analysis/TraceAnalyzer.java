@@ -191,16 +191,26 @@ public final class TraceAnalyzer {
     private void buildTree() {
       parent = new int[n];
       inTree = new boolean[n];
-      HashMap<Long, Integer> first = new HashMap<>(n * 2);
+      // Span ids sorted (stable: of equal ids the first span comes first) and searched, rather
+      // than hashed: no boxed id per span.
+      long[] ids = new long[n];
+      int[] byId = new int[n];
       for (int i = 0; i < n; i++) {
-        inTree[i] = first.putIfAbsent(span[i].spanId(), i) == null;
+        ids[i] = span[i].spanId();
+        byId[i] = i;
       }
-      // Duplicates count everywhere but in the tree: the first span of an id builds it.
+      IndexSort.byKey(byId, n, ids);
+      long[] sortedIds = new long[n];
+      for (int k = 0; k < n; k++) {
+        sortedIds[k] = ids[byId[k]];
+        // Duplicates count everywhere but in the tree: the first span of an id builds it.
+        inTree[byId[k]] = k == 0 || sortedIds[k - 1] != sortedIds[k];
+      }
       for (int i = 0; i < n; i++) {
         parent[i] = -1;
         if (inTree[i] && span[i].parentSpanId() != 0) {
-          Integer p = first.get(span[i].parentSpanId());
-          if (p != null && p != i) {
+          int p = firstWithId(sortedIds, byId, span[i].parentSpanId());
+          if (p >= 0 && p != i) {
             parent[i] = p;
           }
         }
@@ -222,6 +232,21 @@ public final class TraceAnalyzer {
           children[parent[i]][childCount[parent[i]]++] = i;
         }
       }
+    }
+
+    /** The first span with id {@code id}, or -1: a binary search for the start of its run. */
+    private static int firstWithId(long[] sortedIds, int[] byId, long id) {
+      int low = 0;
+      int high = sortedIds.length;
+      while (low < high) {
+        int middle = (low + high) >>> 1;
+        if (sortedIds[middle] < id) {
+          low = middle + 1;
+        } else {
+          high = middle;
+        }
+      }
+      return low < sortedIds.length && sortedIds[low] == id ? byId[low] : -1;
     }
 
     /** Spans on a parent cycle become roots (semantics.md §2, critical path). */
