@@ -28,6 +28,11 @@ public final class Attributes {
   }
 
   private final String[] keys;
+  /**
+   * One bit per key, chosen by the key's hash: a key whose bit is clear is absent, which most
+   * lookups find out from this one word without looking at a key.
+   */
+  private final long keyBits;
   /** The decoded values; null in the encoded form. */
   private final Object[] values;
   // The encoded form: each value's range in the encoding, and how to decode it.
@@ -39,6 +44,11 @@ public final class Attributes {
   private Attributes(String[] keys, Object[] values, byte[] encoding, int[] valueOffsets,
       int[] valueLengths, ValueDecoder decoder) {
     this.keys = keys;
+    long bits = 0;
+    for (String key : keys) {
+      bits |= keyBit(key.hashCode());
+    }
+    this.keyBits = bits;
     this.values = values;
     this.encoding = encoding;
     this.valueOffsets = valueOffsets;
@@ -89,6 +99,9 @@ public final class Attributes {
     // Strings cache their hash: comparing it first makes a miss, the usual outcome, one int
     // comparison instead of a call to equals.
     int hash = key.hashCode();
+    if ((keyBits & keyBit(hash)) == 0) {
+      return null;
+    }
     for (int i = 0; i < keys.length; i++) {
       String candidate = keys[i];
       if (candidate == key || candidate.hashCode() == hash && candidate.equals(key)) {
@@ -99,6 +112,11 @@ public final class Attributes {
       }
     }
     return null;
+  }
+
+  private static long keyBit(int hash) {
+    // The hash's high half folded into the six low bits that pick the bit.
+    return 1L << ((hash ^ hash >>> 16) & 63);
   }
 
   private Object value(int i) {

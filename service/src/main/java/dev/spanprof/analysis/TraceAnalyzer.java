@@ -40,6 +40,11 @@ import java.util.TreeSet;
  */
 public final class TraceAnalyzer {
 
+  /** Dominant state first: highest priority, ties by state name ascending. */
+  private static final Comparator<StateDefinition> DOMINANCE =
+      Comparator.comparingInt(StateDefinition::priority).reversed()
+          .thenComparing(StateDefinition::name);
+
   private final SpanMapping mapping;
 
   public TraceAnalyzer(SpanMapping mapping) {
@@ -521,17 +526,11 @@ public final class TraceAnalyzer {
      * ascending. The sweeps compare states per event; comparing two ints is all they then do.
      */
     private void rankStates() {
-      // Boxed, once per trace over its few states: IndexSort's comparator call sites stay
-      // bimorphic (keys, critical-path order) and so inlined in the sweeps.
-      List<Integer> order = new ArrayList<>(stateDefinitions.size());
-      for (int k = 0; k < stateDefinitions.size(); k++) {
-        order.add(k);
-      }
-      order.sort(Comparator.<Integer>comparingInt(k -> -stateDefinitions.get(k).priority())
-          .thenComparing(k -> stateDefinitions.get(k).name()));
-      stateRank = new int[order.size()];
-      for (int rank = 0; rank < order.size(); rank++) {
-        stateRank[order.get(rank)] = rank;
+      StateDefinition[] order = stateDefinitions.toArray(new StateDefinition[0]);
+      Arrays.sort(order, DOMINANCE);
+      stateRank = new int[order.length];
+      for (int rank = 0; rank < order.length; rank++) {
+        stateRank[states.index(order[rank].name())] = rank;
       }
     }
 
