@@ -2,11 +2,9 @@ package dev.spanprof.bench;
 
 import dev.spanprof.ingest.RawBytesMarshaller;
 import io.grpc.BindableService;
-import io.grpc.MethodDescriptor;
 import io.grpc.Server;
 import io.grpc.ServerServiceDefinition;
 import io.grpc.netty.NettyServerBuilder;
-import io.grpc.protobuf.ProtoUtils;
 import io.grpc.stub.ServerCalls;
 import io.opentelemetry.proto.collector.trace.v1.ExportTraceServiceRequest;
 import io.opentelemetry.proto.collector.trace.v1.ExportTraceServiceResponse;
@@ -23,16 +21,12 @@ import java.util.concurrent.atomic.LongAdder;
  */
 public final class DecodeOnlySink implements AutoCloseable {
 
-  private static final MethodDescriptor<byte[], ExportTraceServiceResponse> EXPORT =
-      TraceServiceGrpc.getExportMethod().toBuilder(RawBytesMarshaller.INSTANCE,
-          ProtoUtils.marshaller(ExportTraceServiceResponse.getDefaultInstance())).build();
-
   private final Server server;
   private final LongAdder spans = new LongAdder();
 
   public DecodeOnlySink(int port) throws IOException {
     BindableService service = () -> ServerServiceDefinition.builder(TraceServiceGrpc.SERVICE_NAME)
-        .addMethod(EXPORT, ServerCalls.asyncUnaryCall((body, responses) -> {
+        .addMethod(RawBytesMarshaller.TRACE_EXPORT, ServerCalls.asyncUnaryCall((body, responses) -> {
           try {
             ExportTraceServiceRequest request = ExportTraceServiceRequest.parseFrom(body);
             long count = 0;

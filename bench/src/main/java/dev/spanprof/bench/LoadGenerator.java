@@ -3,14 +3,11 @@ package dev.spanprof.bench;
 import dev.spanprof.ingest.RawBytesMarshaller;
 import io.grpc.CallOptions;
 import io.grpc.ManagedChannel;
-import io.grpc.MethodDescriptor;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
 import io.grpc.netty.NettyChannelBuilder;
-import io.grpc.protobuf.ProtoUtils;
 import io.grpc.stub.ClientCalls;
 import io.opentelemetry.proto.collector.trace.v1.ExportTraceServiceResponse;
-import io.opentelemetry.proto.collector.trace.v1.TraceServiceGrpc;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -43,10 +40,6 @@ import org.HdrHistogram.Recorder;
  * instead; {@code --compare} to load the sink first and then the target, and print the ratio.
  */
 public final class LoadGenerator {
-
-  private static final MethodDescriptor<byte[], ExportTraceServiceResponse> EXPORT =
-      TraceServiceGrpc.getExportMethod().toBuilder(RawBytesMarshaller.INSTANCE,
-          ProtoUtils.marshaller(ExportTraceServiceResponse.getDefaultInstance())).build();
 
   /** What one run is asked to do. */
   public record Options(String host, int port, int streams, Duration duration, long rate,
@@ -118,7 +111,8 @@ public final class LoadGenerator {
           requests.increment();
           long sent = System.nanoTime();
           try {
-            ExportTraceServiceResponse response = ClientCalls.blockingUnaryCall(channel, EXPORT,
+            ExportTraceServiceResponse response = ClientCalls.blockingUnaryCall(channel,
+                RawBytesMarshaller.TRACE_EXPORT,
                 CallOptions.DEFAULT.withDeadlineAfter(30, TimeUnit.SECONDS), request);
             long rejected = response.getPartialSuccess().getRejectedSpans();
             accepted.add(options.spansPerRequest() - rejected);

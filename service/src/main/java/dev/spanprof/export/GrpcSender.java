@@ -13,16 +13,13 @@ import io.grpc.Grpc;
 import io.grpc.InsecureChannelCredentials;
 import io.grpc.ManagedChannel;
 import io.grpc.Metadata;
-import io.grpc.MethodDescriptor;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
 import io.grpc.TlsChannelCredentials;
-import io.grpc.protobuf.ProtoUtils;
 import io.grpc.protobuf.StatusProto;
 import io.grpc.stub.ClientCalls;
 import io.grpc.stub.MetadataUtils;
 import io.opentelemetry.proto.collector.trace.v1.ExportTraceServiceResponse;
-import io.opentelemetry.proto.collector.trace.v1.TraceServiceGrpc;
 import java.io.File;
 import java.io.IOException;
 import java.net.URI;
@@ -42,12 +39,6 @@ final class GrpcSender implements OtlpSender {
   private static final Set<Status.Code> RETRYABLE = EnumSet.of(Status.Code.CANCELLED,
       Status.Code.DEADLINE_EXCEEDED, Status.Code.ABORTED, Status.Code.OUT_OF_RANGE,
       Status.Code.UNAVAILABLE, Status.Code.DATA_LOSS);
-
-  private static final MethodDescriptor<byte[], ExportTraceServiceResponse> EXPORT =
-      TraceServiceGrpc.getExportMethod().toBuilder(
-              RawBytesMarshaller.INSTANCE,
-              ProtoUtils.marshaller(ExportTraceServiceResponse.getDefaultInstance()))
-          .build();
 
   private final ManagedChannel channel;
   private final Channel intercepted;
@@ -98,7 +89,8 @@ final class GrpcSender implements OtlpSender {
     }
     try {
       ExportTraceServiceResponse response =
-          ClientCalls.blockingUnaryCall(intercepted, EXPORT, options, request);
+          ClientCalls.blockingUnaryCall(
+              intercepted, RawBytesMarshaller.TRACE_EXPORT, options, request);
       return SendResult.sent(response.getPartialSuccess().getRejectedSpans(),
           response.getPartialSuccess().getErrorMessage());
     } catch (StatusRuntimeException e) {

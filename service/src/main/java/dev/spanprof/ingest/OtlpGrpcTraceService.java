@@ -3,9 +3,7 @@ package dev.spanprof.ingest;
 import com.google.rpc.Code;
 import dev.spanprof.config.IngestConfiguration;
 import io.grpc.BindableService;
-import io.grpc.MethodDescriptor;
 import io.grpc.ServerServiceDefinition;
-import io.grpc.protobuf.ProtoUtils;
 import io.grpc.protobuf.StatusProto;
 import io.grpc.stub.ServerCalls;
 import io.grpc.stub.StreamObserver;
@@ -27,12 +25,6 @@ import java.time.Duration;
 @Singleton
 final class OtlpGrpcTraceService implements BindableService {
 
-  private static final MethodDescriptor<byte[], ExportTraceServiceResponse> EXPORT =
-      TraceServiceGrpc.getExportMethod().toBuilder(
-              RawBytesMarshaller.INSTANCE,
-              ProtoUtils.marshaller(ExportTraceServiceResponse.getDefaultInstance()))
-          .build();
-
   private final TraceIngest ingest;
   private final Duration retryAfter;
 
@@ -44,7 +36,7 @@ final class OtlpGrpcTraceService implements BindableService {
   @Override
   public ServerServiceDefinition bindService() {
     return ServerServiceDefinition.builder(TraceServiceGrpc.SERVICE_NAME)
-        .addMethod(EXPORT, ServerCalls.asyncUnaryCall(this::export))
+        .addMethod(RawBytesMarshaller.TRACE_EXPORT, ServerCalls.asyncUnaryCall(this::export))
         .build();
   }
 

@@ -1,6 +1,9 @@
 package dev.spanprof.ingest;
 
 import io.grpc.MethodDescriptor;
+import io.grpc.protobuf.ProtoUtils;
+import io.opentelemetry.proto.collector.trace.v1.ExportTraceServiceResponse;
+import io.opentelemetry.proto.collector.trace.v1.TraceServiceGrpc;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -13,7 +16,13 @@ import java.io.UncheckedIOException;
  */
 public final class RawBytesMarshaller implements MethodDescriptor.Marshaller<byte[]> {
 
-  public static final RawBytesMarshaller INSTANCE = new RawBytesMarshaller();
+  private static final RawBytesMarshaller INSTANCE = new RawBytesMarshaller();
+
+  /** OTLP's trace {@code Export} method with the request as its encoded bytes. */
+  public static final MethodDescriptor<byte[], ExportTraceServiceResponse> TRACE_EXPORT =
+      TraceServiceGrpc.getExportMethod().toBuilder(
+              INSTANCE, ProtoUtils.marshaller(ExportTraceServiceResponse.getDefaultInstance()))
+          .build();
 
   private RawBytesMarshaller() {}
 
