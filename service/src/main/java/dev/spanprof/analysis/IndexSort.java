@@ -16,7 +16,10 @@ final class IndexSort {
 
   /** Sorts {@code indices[0, length)} so that {@code keys[indices[i]]} ascends; stable. */
   static void byKey(int[] indices, int length, long[] keys) {
-    by(indices, length, (a, b) -> Long.compare(keys[a], keys[b]));
+    // Most calls (a span's children for its self time) sort none or one: no comparator for them.
+    if (length > 1) {
+      by(indices, length, (a, b) -> Long.compare(keys[a], keys[b]));
+    }
   }
 
   /** Sorts {@code indices[0, length)} by {@code order}; stable. */
