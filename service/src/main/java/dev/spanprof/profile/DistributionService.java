@@ -128,9 +128,10 @@ public final class DistributionService implements ProfileConsumer {
    * costs a lookup, not a flush.
    */
   public double durationPercentile(SpanRecord span, long durationNanos) {
-    SpanSeries known = spanSeries.get(spanSeriesKey(span));
-    Distribution series = known != null && known.live() ? known.duration()
-        : registry.get(durationKey(span, dimensionValues(span)));
+    SpanSeriesKey key = spanSeriesKey(span);
+    SpanSeries known = knownSeries(key);
+    Distribution series = known != null ? known.duration()
+        : registry.get(durationKey(span, key.dimensionValues()));
     return series == null ? 0 : series.percentileRank(durationNanos);
   }
 
@@ -153,6 +154,12 @@ public final class DistributionService implements ProfileConsumer {
         dimensionValues(span));
   }
 
+  /** The series remembered for {@code key}, or null when none are or they were retired. */
+  private SpanSeries knownSeries(SpanSeriesKey key) {
+    SpanSeries known = spanSeries.get(key);
+    return known != null && known.live() ? known : null;
+  }
+
   /**
    * The span's series, from {@link #spanSeries} when known there, else from the registry. Only
    * series of their own are remembered: a key served by an overflow series goes to the registry
@@ -161,8 +168,8 @@ public final class DistributionService implements ProfileConsumer {
    */
   private SpanSeries spanSeries(SpanRecord span, long now) {
     SpanSeriesKey key = spanSeriesKey(span);
-    SpanSeries known = spanSeries.get(key);
-    if (known != null && known.live()) {
+    SpanSeries known = knownSeries(key);
+    if (known != null) {
       return known;
     }
     SeriesKey durationKey = durationKey(span, key.dimensionValues());
