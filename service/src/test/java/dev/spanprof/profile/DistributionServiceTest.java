@@ -8,6 +8,7 @@ import dev.spanprof.analysis.DistributionRegistry.SeriesKey;
 import dev.spanprof.analysis.SpanMapping;
 import dev.spanprof.analysis.SpanRecord;
 import dev.spanprof.analysis.TraceAnalyzer;
+import dev.spanprof.analysis.TraceProfile;
 import dev.spanprof.assembly.CompletedTrace;
 import dev.spanprof.assembly.Completion;
 import dev.spanprof.assembly.ManualTimeSource;
@@ -25,6 +26,13 @@ import org.junit.jupiter.api.Test;
 
 class DistributionServiceTest {
 
+  private static final List<SpanRecord> FANOUT =
+      OtlpTestSpans.fromJson(GoldenCases.otlpJson("fanout-self-time"));
+  private static final CompletedTrace FANOUT_TRACE =
+      new CompletedTrace(FANOUT.get(0).traceId(), FANOUT, Completion.TIMEOUT, false);
+  private static final TraceProfile FANOUT_PROFILE =
+      new TraceAnalyzer(SpanMapping.defaults()).analyze(FANOUT_TRACE.traceId(), FANOUT);
+
   private DistributionService service;
 
   @AfterEach
@@ -39,10 +47,8 @@ class DistributionServiceTest {
     metrics.setDimensions(List.of("service.instance.id", "db.system"));
     service = new DistributionService(new HistogramConfiguration(), metrics, new ManualTimeSource(),
         Clock.systemUTC());
-    List<SpanRecord> spans = OtlpTestSpans.fromJson(GoldenCases.otlpJson("fanout-self-time"));
 
-    service.accept(new CompletedTrace(spans.get(0).traceId(), spans, Completion.TIMEOUT, false),
-        new TraceAnalyzer(SpanMapping.defaults()).analyze(spans.get(0).traceId(), spans));
+    service.accept(FANOUT_TRACE, FANOUT_PROFILE);
 
     Set<SeriesKey> keys = service.registry().all().keySet();
     assertThat(keys).contains(new SeriesKey(Kind.DURATION,
@@ -67,24 +73,21 @@ class DistributionServiceTest {
     metrics.setSeriesExpiry(Duration.ofMinutes(1));
     ManualTimeSource time = new ManualTimeSource();
     service = new DistributionService(new HistogramConfiguration(), metrics, time, Clock.systemUTC());
-    List<SpanRecord> spans = OtlpTestSpans.fromJson(GoldenCases.otlpJson("fanout-self-time"));
-    CompletedTrace trace = new CompletedTrace(spans.get(0).traceId(), spans, Completion.TIMEOUT, false);
-    var profile = new TraceAnalyzer(SpanMapping.defaults()).analyze(trace.traceId(), spans);
     SeriesKey dbDuration = new SeriesKey(Kind.DURATION,
         List.of("service_name", "span_name", "span_kind", "status_code"),
         List.of("gateway", "db", "SPAN_KIND_CLIENT", "STATUS_CODE_UNSET"));
-    service.accept(trace, profile);
+    service.accept(FANOUT_TRACE, FANOUT_PROFILE);
     time.advance(Duration.ofMinutes(2));
     service.registry().advance(time.nanoTime());
     assertThat(service.registry().get(dbDuration)).isNull();
 
-    service.accept(trace, profile);
+    service.accept(FANOUT_TRACE, FANOUT_PROFILE);
 
     assertThat(service.registry().get(dbDuration)).isNotNull();
     assertThat(service.registry().get(dbDuration).snapshot().cumulative().getTotalCount()).isEqualTo(1);
-    assertThat(service.durationPercentile(spans.get(0), Long.MAX_VALUE)).isZero(); // not yet flushed
+    assertThat(service.durationPercentile(FANOUT.get(0), Long.MAX_VALUE)).isZero(); // not yet flushed
     service.registry().get(dbDuration).flush();
-    SpanRecord db = spans.stream().filter(span -> span.name().equals("db")).findFirst().orElseThrow();
+    SpanRecord db = FANOUT.stream().filter(span -> span.name().equals("db")).findFirst().orElseThrow();
     assertThat(service.durationPercentile(db, db.durationNanos())).isEqualTo(100);
   }
 
@@ -95,13 +98,10 @@ class DistributionServiceTest {
     metrics.setMaxSeries(3);
     service = new DistributionService(new HistogramConfiguration(), metrics, new ManualTimeSource(),
         Clock.systemUTC());
-    List<SpanRecord> spans = OtlpTestSpans.fromJson(GoldenCases.otlpJson("fanout-self-time"));
-    CompletedTrace trace = new CompletedTrace(spans.get(0).traceId(), spans, Completion.TIMEOUT, false);
-    var profile = new TraceAnalyzer(SpanMapping.defaults()).analyze(trace.traceId(), spans);
 
-    service.accept(trace, profile);
+    service.accept(FANOUT_TRACE, FANOUT_PROFILE);
     long once = overflowSamples(service.registry());
-    service.accept(trace, profile);
+    service.accept(FANOUT_TRACE, FANOUT_PROFILE);
 
     assertThat(once).isPositive();
     assertThat(overflowSamples(service.registry())).isEqualTo(2 * once);
