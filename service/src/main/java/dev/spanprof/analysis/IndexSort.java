@@ -1,61 +1,92 @@
 package dev.spanprof.analysis;
 
-/** Sorts int indices without boxing: stable, O(n log n). */
+/**
+ * Sorts int indices by a {@code long} key per index without boxing: stable, O(n log n).
+ *
+ * <p>Keys are compared directly rather than through a comparator: the analysis sorts a few
+ * times per span, and a comparator call per comparison (megamorphic, since every caller passes
+ * its own) was most of the sorting's cost. Orders on several keys sort by the first key, then
+ * the runs of equal first keys by the others.
+ */
 final class IndexSort {
 
-  /** Below this many indices an insertion sort is cheaper than merging, and needs no buffer. */
-  private static final int INSERTION_SORT_MAX = 16;
-
-  /** Orders two indices: negative when {@code a} comes first, as {@link java.util.Comparator}. */
-  @FunctionalInterface
-  interface IndexOrder {
-    int compare(int a, int b);
-  }
+  /**
+   * Runs of up to this many indices are insertion sorted (cheaper than merging at this size, and
+   * no buffer); longer inputs merge such runs.
+   */
+  private static final int RUN = 24;
 
   private IndexSort() {}
 
   /** Sorts {@code indices[0, length)} so that {@code keys[indices[i]]} ascends; stable. */
   static void byKey(int[] indices, int length, long[] keys) {
-    // Most calls (a span's children for its self time) sort none or one: no comparator for them.
-    if (length > 1) {
-      by(indices, length, (a, b) -> Long.compare(keys[a], keys[b]));
+    sort(indices, 0, length, keys, false);
+  }
+
+  /** Sorts {@code indices[from, to)} so that {@code keys[indices[i]]} ascends; stable. */
+  static void byKey(int[] indices, int from, int to, long[] keys) {
+    sort(indices, from, to, keys, false);
+  }
+
+  /** Sorts {@code indices[0, length)} so that {@code keys[indices[i]]} descends; stable. */
+  static void byKeyDescending(int[] indices, int length, long[] keys) {
+    sort(indices, 0, length, keys, true);
+  }
+
+  private static void sort(int[] indices, int from, int to, long[] keys, boolean descending) {
+    for (int low = from; low < to; low += RUN) {
+      insertionSort(indices, low, Math.min(low + RUN, to), keys, descending);
+    }
+    if (to - from <= RUN) {
+      return;
+    }
+    // Merges runs of doubling width, back and forth between the indices and a buffer.
+    int[] source = indices;
+    int[] target = new int[indices.length];
+    for (int width = RUN; width < to - from; width *= 2) {
+      for (int low = from; low < to; low += 2 * width) {
+        int middle = Math.min(low + width, to);
+        int high = Math.min(low + 2 * width, to);
+        merge(source, low, middle, high, target, keys, descending);
+      }
+      int[] swap = source;
+      source = target;
+      target = swap;
+    }
+    if (source != indices) {
+      System.arraycopy(source, from, indices, from, to - from);
     }
   }
 
-  /** Sorts {@code indices[0, length)} by {@code order}; stable. */
-  static void by(int[] indices, int length, IndexOrder order) {
-    if (length <= INSERTION_SORT_MAX) {
-      for (int i = 1; i < length; i++) {
-        int moving = indices[i];
-        int j = i - 1;
-        while (j >= 0 && order.compare(moving, indices[j]) < 0) {
-          indices[j + 1] = indices[j];
-          j--;
-        }
-        indices[j + 1] = moving;
+  private static void insertionSort(int[] indices, int from, int to, long[] keys,
+      boolean descending) {
+    for (int i = from + 1; i < to; i++) {
+      int moving = indices[i];
+      int j = i - 1;
+      while (j >= from && before(keys, moving, indices[j], descending)) {
+        indices[j + 1] = indices[j];
+        j--;
       }
-      return;
+      indices[j + 1] = moving;
     }
-    int[] buffer = new int[length];
-    for (int width = 1; width < length; width *= 2) {
-      for (int low = 0; low < length - width; low += 2 * width) {
-        int middle = low + width;
-        int high = Math.min(low + 2 * width, length);
-        int left = low;
-        int right = middle;
-        int out = low;
-        while (left < middle && right < high) {
-          buffer[out++] = order.compare(indices[right], indices[left]) < 0
-              ? indices[right++] : indices[left++];
-        }
-        while (left < middle) {
-          buffer[out++] = indices[left++];
-        }
-        while (right < high) {
-          buffer[out++] = indices[right++];
-        }
-        System.arraycopy(buffer, low, indices, low, high - low);
-      }
+  }
+
+  /** Merges sorted {@code source[low, middle)} and {@code source[middle, high)} into target. */
+  private static void merge(int[] source, int low, int middle, int high, int[] target,
+      long[] keys, boolean descending) {
+    int left = low;
+    int right = middle;
+    int out = low;
+    while (left < middle && right < high) {
+      target[out++] = before(keys, source[right], source[left], descending)
+          ? source[right++] : source[left++];
     }
+    System.arraycopy(source, left, target, out, middle - left);
+    System.arraycopy(source, right, target, out + middle - left, high - right);
+  }
+
+  /** Whether index {@code a} goes strictly before {@code b}: ties keep their order. */
+  private static boolean before(long[] keys, int a, int b, boolean descending) {
+    return descending ? keys[a] > keys[b] : keys[a] < keys[b];
   }
 }

@@ -9,11 +9,11 @@ import dev.spanprof.analysis.TraceProfile.SpanProfile;
 import dev.spanprof.analysis.TraceProfile.StateTime;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.BitSet;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.TreeSet;
 
 /**
  * Computes a {@link TraceProfile} from a trace's spans, exactly as semantics.md §1–3 define it.
@@ -90,6 +90,7 @@ public final class TraceAnalyzer {
     private final List<StateDefinition> stateDefinitions = new ArrayList<>();
     /** Per state index, its place in the dominance order (0 dominates all). */
     private int[] stateRank;
+    private int[] stateByRank;
 
     private int[] parent;
     private boolean[] inTree;
@@ -107,6 +108,8 @@ public final class TraceAnalyzer {
     /** Each span's interval clipped to its parent's walked part, set when the parent is walked. */
     private long[] clippedFrom;
     private long[] clippedTo;
+    /** Span ids with the sign bit flipped, so that signed order is the ids' unsigned order. */
+    private long[] unsignedSpanIds;
 
     Run(List<SpanRecord> spans, SpanMapping mapping) {
       this.mapping = mapping;
@@ -333,7 +336,7 @@ public final class TraceAnalyzer {
       int[] ends = new int[byResource.length];
       boolean[] active = new boolean[n];
       // The active spans with no active descendant, best first: the first is the chosen span.
-      TreeSet<Integer> leaves = new TreeSet<>(this::compareChoice);
+      IndexHeap leaves = new IndexHeap(n, this::choiceBefore);
       for (int r = 0; r < resourceCount; r++) {
         int size = groupStart[r + 1] - groupStart[r];
         System.arraycopy(byResource, groupStart[r], starts, 0, size);
@@ -415,17 +418,8 @@ public final class TraceAnalyzer {
     }
 
     /** Orders leaves best first; the position breaks the last tie so the order is total. */
-    private int compareChoice(int a, int b) {
-      if (a == b) {
-        return 0;
-      }
-      if (better(a, b)) {
-        return -1;
-      }
-      if (better(b, a)) {
-        return 1;
-      }
-      return Integer.compare(a, b);
+    private boolean choiceBefore(int a, int b) {
+      return better(a, b) || !better(b, a) && a < b;
     }
 
     /** Dominant state first, then latest start, then span id ascending. */
@@ -486,8 +480,9 @@ public final class TraceAnalyzer {
 
       // Exclusive: the states present, dominant first.
       int[] present = new int[stateCount];
-      TreeSet<Integer> presentStates = new TreeSet<>(
-          (a, b) -> a.equals(b) ? 0 : dominates(a, b) ? -1 : 1);
+      // The ranks of the states present: the lowest set bit is the dominant state.
+      BitSet presentRanks = new BitSet(stateCount);
+      int presentCount = 0;
       int nextStart = 0;
       int nextEnd = 0;
       long previous = 0;
@@ -495,22 +490,24 @@ public final class TraceAnalyzer {
         long t = nextStart < m
             ? Math.min(segments.from[byStart[nextStart]], segments.to[byEnd[nextEnd]])
             : segments.to[byEnd[nextEnd]];
-        if (t > previous && !presentStates.isEmpty()) {
-          exclusive[presentStates.first()] += t - previous;
+        if (t > previous && !presentRanks.isEmpty()) {
+          exclusive[stateByRank[presentRanks.nextSetBit(0)]] += t - previous;
         }
         while (nextEnd < m && segments.to[byEnd[nextEnd]] == t) {
           int s = state[segments.span[byEnd[nextEnd++]]];
           if (--present[s] == 0) {
-            presentStates.remove(s);
+            presentRanks.clear(stateRank[s]);
+            presentCount--;
           }
         }
         while (nextStart < m && segments.from[byStart[nextStart]] == t) {
           int s = state[segments.span[byStart[nextStart++]]];
           if (present[s]++ == 0) {
-            presentStates.add(s);
+            presentRanks.set(stateRank[s]);
+            presentCount++;
           }
         }
-        work += 1 + 32 - Integer.numberOfLeadingZeros(presentStates.size());
+        work += 1 + 32 - Integer.numberOfLeadingZeros(presentCount);
         previous = t;
       }
       return new long[][] {inclusive, exclusive};
@@ -529,8 +526,11 @@ public final class TraceAnalyzer {
       StateDefinition[] order = stateDefinitions.toArray(new StateDefinition[0]);
       Arrays.sort(order, DOMINANCE);
       stateRank = new int[order.length];
+      stateByRank = new int[order.length];
       for (int rank = 0; rank < order.length; rank++) {
-        stateRank[states.index(order[rank].name())] = rank;
+        int state = states.index(order[rank].name());
+        stateRank[state] = rank;
+        stateByRank[rank] = state;
       }
     }
 
@@ -658,12 +658,31 @@ public final class TraceAnalyzer {
           eligible[count++] = c;
         }
       }
-      IndexSort.by(eligible, count, (a, b) -> clippedTo[a] != clippedTo[b]
-          ? Long.compare(clippedTo[b], clippedTo[a])
-          : clippedFrom[a] != clippedFrom[b] ? Long.compare(clippedFrom[a], clippedFrom[b])
-          : Long.compareUnsigned(span[a].spanId(), span[b].spanId()));
+      IndexSort.byKeyDescending(eligible, count, clippedTo);
+      // Children ending together (rare): longer first, then span id; stable sorts from the
+      // least significant key.
+      for (int from = 0, to; from < count; from = to) {
+        to = from + 1;
+        while (to < count && clippedTo[eligible[to]] == clippedTo[eligible[from]]) {
+          to++;
+        }
+        if (to - from > 1) {
+          IndexSort.byKey(eligible, from, to, unsignedSpanIds());
+          IndexSort.byKey(eligible, from, to, clippedFrom);
+        }
+      }
       work += kids.length;
       return new Frame(s, lo, hi, eligible, count);
+    }
+
+    private long[] unsignedSpanIds() {
+      if (unsignedSpanIds == null) {
+        unsignedSpanIds = new long[n];
+        for (int i = 0; i < n; i++) {
+          unsignedSpanIds[i] = span[i].spanId() ^ Long.MIN_VALUE;
+        }
+      }
+      return unsignedSpanIds;
     }
 
     // ---- Phase 7: pools ---------------------------------------------------------------------

@@ -39,17 +39,40 @@ class IntervalsTest {
 
   /** Short inputs take the insertion sort, long ones the merge sort: both stable, both right. */
   @Test
-  void indexSort_by_matchesAStableReferenceSortAtEveryLength() {
+  void indexSort_matchesAStableReferenceSortAtEveryLength_bothWays() {
     Random random = new Random(7);
     for (int length = 0; length <= 100; length++) {
       long[] keys = random.longs(length, 0, 10).toArray();
-      int[] indices = IntStream.range(0, length).toArray();
-      int[] expected = IntStream.range(0, length).boxed()
+      int[] ascending = IntStream.range(0, length).toArray();
+      int[] descending = IntStream.range(0, length).toArray();
+      int[] expectedAscending = IntStream.range(0, length).boxed()
+          .sorted(Comparator.comparingLong(i -> keys[i])).mapToInt(Integer::intValue).toArray();
+      int[] expectedDescending = IntStream.range(0, length).boxed()
           .sorted(Comparator.comparingLong(i -> -keys[i])).mapToInt(Integer::intValue).toArray();
 
-      IndexSort.by(indices, length, (a, b) -> Long.compare(keys[b], keys[a]));
+      IndexSort.byKey(ascending, length, keys);
+      IndexSort.byKeyDescending(descending, length, keys);
 
-      assertThat(indices).as("length %d", length).containsExactly(expected);
+      assertThat(ascending).as("ascending, length %d", length).containsExactly(expectedAscending);
+      assertThat(descending).as("descending, length %d", length).containsExactly(expectedDescending);
     }
+  }
+
+  /** A range is sorted in place; the indices outside it stay where they were. */
+  @Test
+  void indexSort_byKeyOnARange_leavesTheRestAlone() {
+    Random random = new Random(11);
+    long[] keys = random.longs(80, 0, 10).toArray();
+    int[] indices = IntStream.range(0, 80).map(i -> 79 - i).toArray();
+    int[] expected = indices.clone();
+    Integer[] middle = IntStream.of(indices).skip(5).limit(60).boxed().toArray(Integer[]::new);
+    java.util.Arrays.sort(middle, Comparator.comparingLong(i -> keys[i]));
+    for (int k = 0; k < 60; k++) {
+      expected[5 + k] = middle[k];
+    }
+
+    IndexSort.byKey(indices, 5, 65, keys);
+
+    assertThat(indices).containsExactly(expected);
   }
 }

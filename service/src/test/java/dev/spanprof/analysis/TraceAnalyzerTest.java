@@ -146,6 +146,39 @@ class TraceAnalyzerTest {
   }
 
   /**
+   * Children ending together: the longer is walked first, then the lower span id, compared
+   * unsigned; each blocks the cursor, so the other is skipped. Listed in the opposite order.
+   * <pre>
+   *   root  |=========root=========|   [0,10)
+   *   short           |==short==|      [5,8)
+   *   long        |=====long====|      [2,8)
+   *   x           |==x==|              [2,6) child of long, id 0x8000000000000001
+   *   y           |==y==|              [2,6) child of long, id 7
+   * </pre>
+   */
+  @Test
+  void analyze_childrenEndingTogether_longerFirstThenLowerUnsignedSpanId() {
+    TraceBuilder trace = new TraceBuilder()
+        .id("x", 0x8000_0000_0000_0001L)
+        .id("y", 7)
+        .span("root", null, "1", 0, 10)
+        .span("short", "root", "2", 5, 8)
+        .span("long", "root", "3", 2, 8)
+        .span("x", "long", "4", 2, 6)
+        .span("y", "long", "5", 2, 6);
+
+    TraceProfile profile = trace.analyze();
+
+    assertThat(List.of("root", "short", "long", "x", "y"))
+        .extracting(name -> trace.result(profile, name).criticalPathNs())
+        .containsExactly(4L, 0L, 2L, 0L, 4L);
+    assertThat(trace.result(profile, "short").onCriticalPath()).isFalse();
+    assertThat(trace.result(profile, "x").onCriticalPath()).isFalse();
+    assertThat(trace.result(profile, "y").onCriticalPath()).isTrue();
+    assertThat(profile.criticalPathNs()).isEqualTo(10);
+  }
+
+  /**
    * Of overlapping children only those that end before the cursor block; a child entirely
    * outside its parent is dropped with its subtree.
    * <pre>

@@ -22,6 +22,12 @@ final class TraceBuilder {
   private final List<SpanRecord> spans = new ArrayList<>();
   private final Map<String, Long> ids = new HashMap<>();
 
+  /** Gives the span named {@code name} the id {@code spanId} instead of the next small one. */
+  TraceBuilder id(String name, long spanId) {
+    ids.put(name, spanId);
+    return this;
+  }
+
   /** A span on thread {@code thread}; {@code parent} null for none; attributes as key, value. */
   TraceBuilder span(String name, String parent, String thread, long start, long end,
       Object... attributes) {
