@@ -67,25 +67,30 @@ public final class CallRanking {
     this.maxOperations = maxOperations;
   }
 
-  /** An operation: service and span name. */
-  public record Operation(String service, String name) {}
-
   /** Adds an analysed trace at time {@code nowNanos} (of the same clock as {@link #snapshot}). */
   public synchronized void add(List<SpanRecord> spans, TraceProfile profile, long nowNanos) {
     Bucket bucket = current(nowNanos);
     bucket.primaryRootNanos += profile.criticalPathNs();
-    Operation[] operations = new Operation[spans.size()];
-    for (int i = 0; i < spans.size(); i++) {
-      operations[i] = admit(new Operation(spans.get(i).serviceName(), spans.get(i).name()));
+    // Each of the trace's operations admitted and looked up once, in order of first appearance
+    // (the order spans would admit them in).
+    List<Operation> distinct = profile.distinctOperations();
+    Operation[] admitted = new Operation[distinct.size()];
+    OperationStats[] stats = new OperationStats[distinct.size()];
+    for (int o = 0; o < admitted.length; o++) {
+      admitted[o] = admit(distinct.get(o));
+      stats[o] = bucket.operations.computeIfAbsent(admitted[o], unused -> new OperationStats());
     }
     for (int i = 0; i < spans.size(); i++) {
       SpanProfile result = profile.spans().get(i);
+      int o = result.operation();
+      if (admitted[o] != distinct.get(o)) {
+        overflowSpans++;
+      }
       long duration = spans.get(i).durationNanos();
-      bucket.operations.computeIfAbsent(operations[i], unused -> new OperationStats())
-          .add(duration, result.selfTimeNs(), result.criticalPathNs());
+      stats[o].add(duration, result.selfTimeNs(), result.criticalPathNs());
       if (result.parentIndex() >= 0) {
-        bucket.edges.computeIfAbsent(
-                new Edge(operations[result.parentIndex()], operations[i]), unused -> new EdgeStats())
+        Operation caller = admitted[profile.spans().get(result.parentIndex()).operation()];
+        bucket.edges.computeIfAbsent(new Edge(caller, admitted[o]), unused -> new EdgeStats())
             .add(duration);
       }
     }
@@ -241,12 +246,12 @@ public final class CallRanking {
     group[find(group, a)] = find(group, b);
   }
 
+  /** The operation itself when live or admitted now, else {@link #OVERFLOW} (limit reached). */
   private Operation admit(Operation operation) {
     if (liveOperations.contains(operation)) {
       return operation;
     }
     if (liveOperations.size() >= maxOperations) {
-      overflowSpans++;
       liveOperations.add(OVERFLOW);
       return OVERFLOW;
     }

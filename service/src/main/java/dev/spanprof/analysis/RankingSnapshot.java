@@ -1,6 +1,5 @@
 package dev.spanprof.analysis;
 
-import dev.spanprof.analysis.CallRanking.Operation;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;

@@ -157,12 +157,12 @@ public final class TraceAnalyzer {
       for (int i = 0; i < n; i++) {
         spanProfiles.add(new SpanProfile(span[i].spanId(), resources.name(resource[i]),
             pools.name(pool[i]), states.name(state[i]), self[i], critical[i], onPath[i],
-            allocation[i], parent[i]));
+            allocation[i], parent[i], operation[i]));
       }
       return new TraceProfile(traceId, n, spanTime, ttx, ttc, resourceTime,
           ttx == 0 ? 0 : (double) resourceTime / ttx, criticalPath,
-          stateTimes(inclusiveExclusive), resourceBusy(), operationTimes(), spanProfiles,
-          poolUsages, servicePoolStateTimes(), chosenSegments(), primaryRoot);
+          stateTimes(inclusiveExclusive), resourceBusy(), operationTimes(), operations.names(),
+          spanProfiles, poolUsages, servicePoolStateTimes(), chosenSegments(), primaryRoot);
     }
 
     // ---- Phase 1: mapping -------------------------------------------------------------------
@@ -188,7 +188,7 @@ public final class TraceAnalyzer {
         }
         state[i] = stateIndex;
         category[i] = categories.index(mapping.category(s, stateDefinitions.get(stateIndex)));
-        // A record of the two names, not their concatenation: its hash is the names' cached ones.
+        // The two names, not their concatenation: the hash is the names' cached ones.
         operation[i] = operations.index(new Operation(s.serviceName(), s.name()));
         service[i] = services.index(s.serviceName());
       }
@@ -790,8 +790,6 @@ public final class TraceAnalyzer {
   }
 
   /** A span's operation: its service's name and its own. */
-  private record Operation(String service, String name) {}
-
   /** Small dense ids for the distinct names of one trace. */
   private static final class Names<T> {
     private final HashMap<T, Integer> ids = new HashMap<>();
@@ -809,6 +807,11 @@ public final class TraceAnalyzer {
 
     T name(int index) {
       return names.get(index);
+    }
+
+    /** Every name, by index. */
+    List<T> names() {
+      return List.copyOf(names);
     }
 
     int size() {

@@ -18,6 +18,9 @@ import java.util.Map;
  * @param states per state, by name
  * @param resources per resource, by id
  * @param operations per operation, by service then name
+ * @param distinctOperations every operation of the trace once, in order of first appearance:
+ *     what {@link SpanProfile#operation} indexes, so that per-operation consumers look each up
+ *     once per trace rather than once per span
  * @param spans per span, in the order of the analysed list (so results can be attached to them)
  * @param pools per allocation span, by pool id then start
  * @param resourceTimeByServicePoolState resource time split by the chosen span's service, pool
@@ -38,6 +41,7 @@ public record TraceProfile(
     List<StateTime> states,
     List<ResourceBusy> resources,
     List<OperationTime> operations,
+    List<Operation> distinctOperations,
     List<SpanProfile> spans,
     List<PoolUsage> pools,
     List<ServicePoolStateTime> resourceTimeByServicePoolState,
@@ -60,6 +64,7 @@ public record TraceProfile(
    * @param allocation the span declares pool capacity; it is left out of the timeline figures
    * @param parentIndex the position of the span's parent in the span tree (first span of an id,
    *     cycles broken), or -1 for a root or a duplicate
+   * @param operation the position of the span's operation in {@link #distinctOperations}
    */
   public record SpanProfile(
       long spanId,
@@ -70,7 +75,8 @@ public record TraceProfile(
       long criticalPathNs,
       boolean onCriticalPath,
       boolean allocation,
-      int parentIndex) {}
+      int parentIndex,
+      int operation) {}
 
   /**
    * Utilization and CPU attribution of one allocation span's pool over the span's interval.
@@ -89,7 +95,7 @@ public record TraceProfile(
   /** The same profile without its segments, for keeping: they are only needed once. */
   public TraceProfile withoutSegments() {
     return new TraceProfile(traceId, spanCount, spanTimeNs, ttxNs, ttcNs, resourceTimeNs,
-        parallelism, criticalPathNs, states, resources, operations, spans, pools,
+        parallelism, criticalPathNs, states, resources, operations, distinctOperations, spans, pools,
         resourceTimeByServicePoolState, List.of(), primaryRoot);
   }
 

@@ -1,8 +1,8 @@
 package dev.spanprof.api;
 
 import com.google.protobuf.ByteString;
-import dev.spanprof.analysis.CallRanking.Operation;
 import dev.spanprof.analysis.DistributionRegistry.Kind;
+import dev.spanprof.analysis.Operation;
 import dev.spanprof.analysis.PoolWindows.PoolWindow;
 import dev.spanprof.analysis.RankingSnapshot;
 import dev.spanprof.analysis.TraceId;

@@ -1,7 +1,7 @@
 package dev.spanprof.api;
 
-import dev.spanprof.analysis.CallRanking.Operation;
 import dev.spanprof.analysis.DistributionRegistry.Kind;
+import dev.spanprof.analysis.Operation;
 import dev.spanprof.analysis.RankingSnapshot;
 import dev.spanprof.api.RankingView.Edges;
 import dev.spanprof.api.RankingView.Neighbour;

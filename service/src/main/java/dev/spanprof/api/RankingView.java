@@ -1,7 +1,7 @@
 package dev.spanprof.api;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
-import dev.spanprof.analysis.CallRanking.Operation;
+import dev.spanprof.analysis.Operation;
 import dev.spanprof.analysis.RankingSnapshot.EdgeRow;
 import dev.spanprof.analysis.RankingSnapshot.Row;
 import io.micronaut.serde.annotation.Serdeable;

@@ -1,5 +1,6 @@
 package dev.spanprof.metrics;
 
+import dev.spanprof.analysis.Operation;
 import dev.spanprof.analysis.SpanRecord;
 import dev.spanprof.analysis.TraceProfile;
 import dev.spanprof.analysis.TraceProfile.SpanProfile;
@@ -10,7 +11,6 @@ import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.DistributionSummary;
 import io.micrometer.core.instrument.MeterRegistry;
 import jakarta.inject.Singleton;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ConcurrentHashMap;
 
@@ -33,8 +33,9 @@ final class AnalysisMeters implements ProfileConsumer {
 
   private final MeterRegistry registry;
   private final DistributionSummary traceSpans;
-  private final ConcurrentHashMap<List<String>, Counter> counters = new ConcurrentHashMap<>();
   private final ConcurrentHashMap<Operation, OperationCounters> operations = new ConcurrentHashMap<>();
+  private final ConcurrentHashMap<ServicePoolState, Counter> resourceTime = new ConcurrentHashMap<>();
+  private final ConcurrentHashMap<String, StateCounters> traceStates = new ConcurrentHashMap<>();
 
   AnalysisMeters(MeterRegistry registry) {
     this.registry = registry;
@@ -46,38 +47,57 @@ final class AnalysisMeters implements ProfileConsumer {
   @Override
   public void accept(CompletedTrace trace, TraceProfile profile) {
     traceSpans.record(trace.spanCount());
+    // Summed per operation first: one counter lookup and three increments per operation of the
+    // trace, not per span.
+    List<Operation> distinct = profile.distinctOperations();
+    double[] spanTimeNs = new double[distinct.size()];
+    double[] selfTimeNs = new double[distinct.size()];
+    double[] criticalPathNs = new double[distinct.size()];
     List<SpanRecord> spans = trace.spans();
     for (int i = 0; i < spans.size(); i++) {
-      SpanRecord span = spans.get(i);
       SpanProfile result = profile.spans().get(i);
-      Operation operation = new Operation(span.serviceName(), span.name());
-      OperationCounters counters = operations.get(operation);
-      if (counters == null) {
-        counters = operations.computeIfAbsent(operation, this::operationCounters);
-      }
+      int o = result.operation();
       if (!result.allocation()) {
-        counters.spanTime.increment(span.durationNanos() / NANOS_PER_SECOND);
+        spanTimeNs[o] += spans.get(i).durationNanos();
       }
-      counters.selfTime.increment(result.selfTimeNs() / NANOS_PER_SECOND);
-      counters.criticalPath.increment(result.criticalPathNs() / NANOS_PER_SECOND);
+      selfTimeNs[o] += result.selfTimeNs();
+      criticalPathNs[o] += result.criticalPathNs();
+    }
+    for (int o = 0; o < distinct.size(); o++) {
+      OperationCounters counters = operations.get(distinct.get(o));
+      if (counters == null) {
+        counters = operations.computeIfAbsent(distinct.get(o), this::operationCounters);
+      }
+      counters.spanTime.increment(spanTimeNs[o] / NANOS_PER_SECOND);
+      counters.selfTime.increment(selfTimeNs[o] / NANOS_PER_SECOND);
+      counters.criticalPath.increment(criticalPathNs[o] / NANOS_PER_SECOND);
     }
     for (TraceProfile.ServicePoolStateTime share : profile.resourceTimeByServicePoolState()) {
-      counter("spanprof.resource.time", "Nested-safe resource time by state",
-          "service_name", share.service(), "pool", share.pool(), "state", share.state())
-          .increment(share.resourceNs() / NANOS_PER_SECOND);
+      ServicePoolState key = new ServicePoolState(share.service(), share.pool(), share.state());
+      Counter counter = resourceTime.get(key);
+      if (counter == null) {
+        counter = resourceTime.computeIfAbsent(key, unused -> counter(
+            "spanprof.resource.time", "Nested-safe resource time by state",
+            "service_name", share.service(), "pool", share.pool(), "state", share.state()));
+      }
+      counter.increment(share.resourceNs() / NANOS_PER_SECOND);
     }
     for (StateTime state : profile.states()) {
-      counter("spanprof.trace.state", "Per-state trace time", "state", state.state(), "mode", "inclusive")
-          .increment(state.inclusiveNs() / NANOS_PER_SECOND);
-      counter("spanprof.trace.state", "Per-state trace time", "state", state.state(), "mode", "exclusive")
-          .increment(state.exclusiveNs() / NANOS_PER_SECOND);
+      StateCounters counters = traceStates.get(state.state());
+      if (counters == null) {
+        counters = traceStates.computeIfAbsent(state.state(), this::stateCounters);
+      }
+      counters.inclusive.increment(state.inclusiveNs() / NANOS_PER_SECOND);
+      counters.exclusive.increment(state.exclusiveNs() / NANOS_PER_SECOND);
     }
   }
 
-  private record Operation(String service, String name) {}
-
-  /** The three per-operation counters, looked up once per span instead of once each. */
+  /** The three per-operation counters, looked up once instead of once each. */
   private record OperationCounters(Counter spanTime, Counter selfTime, Counter criticalPath) {}
+
+  private record ServicePoolState(String service, String pool, String state) {}
+
+  private record StateCounters(Counter inclusive, Counter exclusive) {}
 
   private OperationCounters operationCounters(Operation operation) {
     String[] tags = {"service_name", operation.service(), "span_name", operation.name()};
@@ -87,14 +107,17 @@ final class AnalysisMeters implements ProfileConsumer {
         counter("spanprof.critical.path", "Σ critical-path time", tags));
   }
 
+  private StateCounters stateCounters(String state) {
+    return new StateCounters(
+        counter("spanprof.trace.state", "Per-state trace time", "state", state, "mode", "inclusive"),
+        counter("spanprof.trace.state", "Per-state trace time", "state", state, "mode", "exclusive"));
+  }
+
   private Counter counter(String name, String description, String... tags) {
-    List<String> key = new ArrayList<>(tags.length + 1);
-    key.add(name);
-    key.addAll(List.of(tags));
-    return counters.computeIfAbsent(key, unused -> Counter.builder(name)
+    return Counter.builder(name)
         .description(description)
         .baseUnit("seconds")
         .tags(tags)
-        .register(registry));
+        .register(registry);
   }
 }

@@ -3,7 +3,6 @@ package dev.spanprof.analysis;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
-import dev.spanprof.analysis.CallRanking.Operation;
 import dev.spanprof.analysis.RankingSnapshot.Row;
 import dev.spanprof.analysis.RankingSnapshot.Sort;
 import java.time.Duration;
