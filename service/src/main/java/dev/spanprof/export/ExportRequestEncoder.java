@@ -15,8 +15,8 @@ import java.util.Map;
 
 /**
  * Encodes spans into an {@code ExportTraceServiceRequest} directly from their encoded parts:
- * the original {@code Resource} and {@code InstrumentationScope} bytes, and each span's bytes, in
- * the resource and scope groups they arrived in. No message tree is built, and the request is
+ * the original {@code Resource} and {@code InstrumentationScope} bytes, and each span's original
+ * bytes followed by its appended attributes, in the resource and scope groups they arrived in. No message tree is built, and the request is
  * written once into an exactly sized array: the groups' sizes are summed first, since each
  * length prefix precedes its group.
  */
@@ -37,7 +37,7 @@ final class ExportRequestEncoder {
         byResource.put(entry.resource(), resource);
         resources.add(resource);
       }
-      resource.add(entry.scope(), entry.span());
+      resource.add(entry);
     }
     int requestSize = 0;
     for (ResourceGroup resource : resources) {
@@ -60,7 +60,7 @@ final class ExportRequestEncoder {
   /** The spans of one scope of one resource block, and the {@code ScopeSpans} size they make. */
   private static final class ScopeGroup {
     private final SpanScope scope;
-    private final List<byte[]> spans = new ArrayList<>();
+    private final List<ExportEntry> spans = new ArrayList<>();
     private int size;
 
     ScopeGroup(SpanScope scope) {
@@ -69,17 +69,20 @@ final class ExportRequestEncoder {
           scope.encoded()) + stringSize(ScopeSpans.SCHEMA_URL_FIELD_NUMBER, scope.schemaUrl());
     }
 
-    void add(byte[] span) {
+    void add(ExportEntry span) {
       spans.add(span);
-      size += CodedOutputStream.computeByteArraySize(ScopeSpans.SPANS_FIELD_NUMBER, span);
+      size += lengthDelimitedSize(ScopeSpans.SPANS_FIELD_NUMBER, span.spanBytes());
     }
 
     void writeTo(CodedOutputStream out) throws IOException {
       out.writeTag(ResourceSpans.SCOPE_SPANS_FIELD_NUMBER, WireFormat.WIRETYPE_LENGTH_DELIMITED);
       out.writeUInt32NoTag(size);
       out.writeByteArray(ScopeSpans.SCOPE_FIELD_NUMBER, scope.encoded());
-      for (byte[] span : spans) {
-        out.writeByteArray(ScopeSpans.SPANS_FIELD_NUMBER, span);
+      for (ExportEntry span : spans) {
+        out.writeTag(ScopeSpans.SPANS_FIELD_NUMBER, WireFormat.WIRETYPE_LENGTH_DELIMITED);
+        out.writeUInt32NoTag(span.spanBytes());
+        out.writeRawBytes(span.span());
+        out.writeRawBytes(span.appended());
       }
       writeString(out, ScopeSpans.SCHEMA_URL_FIELD_NUMBER, scope.schemaUrl());
     }
@@ -96,11 +99,11 @@ final class ExportRequestEncoder {
       this.resource = resource;
     }
 
-    void add(SpanScope scope, byte[] span) {
-      ScopeGroup group = byScope.get(scope);
+    void add(ExportEntry span) {
+      ScopeGroup group = byScope.get(span.scope());
       if (group == null) {
-        group = new ScopeGroup(scope);
-        byScope.put(scope, group);
+        group = new ScopeGroup(span.scope());
+        byScope.put(span.scope(), group);
         scopes.add(group);
       }
       group.add(span);

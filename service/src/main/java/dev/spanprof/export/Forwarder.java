@@ -101,7 +101,8 @@ public final class Forwarder implements ProfileConsumer, AcceptedSpansConsumer {
     if (enabled && mode == Mode.PASSTHROUGH) {
       List<ExportEntry> entries = new ArrayList<>(spans.size());
       for (SpanRecord span : spans) {
-        entries.add(new ExportEntry(span.resource(), span.scope(), span.encoded()));
+        entries.add(new ExportEntry(span.resource(), span.scope(), span.encoded(),
+            ExportEntry.NOTHING_APPENDED));
       }
       enqueue(entries);
     }

@@ -13,7 +13,6 @@ import io.opentelemetry.proto.trace.v1.Span;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
@@ -27,6 +26,7 @@ import java.util.function.ToDoubleFunction;
  * new attributes are appended as further encodings of the repeated {@code attributes} field
  * (protobuf concatenates repeated fields), so every original field — unknown ones included —
  * reaches the next hop unchanged. An attribute the span already carries is not added again.
+ * Only the appended bytes are new: the export request writes them after the original's.
  */
 final class SpanEnricher {
 
@@ -63,7 +63,7 @@ final class SpanEnricher {
         added.number("spanprof.trace.parallelism", profile.parallelism());
         added.bool("spanprof.trace.complete", complete(trace, span));
       }
-      entries.add(new ExportEntry(span.resource(), span.scope(), added.appendTo(span.encoded())));
+      entries.add(new ExportEntry(span.resource(), span.scope(), span.encoded(), added.encode()));
     }
     return entries;
   }
@@ -140,7 +140,8 @@ final class SpanEnricher {
       }
     }
 
-    byte[] appendTo(byte[] original) {
+    /** The attributes as {@code Span.attributes} fields, to follow the span's own bytes. */
+    byte[] encode() {
       int appendedBytes = 0;
       for (int i = 0; i < count; i++) {
         valueBytes[i] = valueSize(i);
@@ -150,8 +151,8 @@ final class SpanEnricher {
         appendedBytes += CodedOutputStream.computeTagSize(Span.ATTRIBUTES_FIELD_NUMBER)
             + sizeWithLength(keyValueBytes[i]);
       }
-      byte[] enriched = Arrays.copyOf(original, original.length + appendedBytes);
-      CodedOutputStream out = CodedOutputStream.newInstance(enriched, original.length, appendedBytes);
+      byte[] appended = new byte[appendedBytes];
+      CodedOutputStream out = CodedOutputStream.newInstance(appended);
       try {
         for (int i = 0; i < count; i++) {
           out.writeTag(Span.ATTRIBUTES_FIELD_NUMBER, WireFormat.WIRETYPE_LENGTH_DELIMITED);
@@ -165,7 +166,7 @@ final class SpanEnricher {
       } catch (IOException e) {
         throw new UncheckedIOException("the attributes' computed size was wrong", e);
       }
-      return enriched;
+      return appended;
     }
 
     private int valueSize(int i) {

@@ -49,11 +49,9 @@ class ExportPiecesTest {
     List<ExportEntry> entries = trace.entries();
 
     for (int i = 0; i < spans.size(); i++) {
-      byte[] original = spans.get(i).encoded();
-      byte[] enriched = entries.get(i).span();
-      // The original encoding is a prefix: nothing was re-encoded.
-      assertThat(Arrays.copyOf(enriched, original.length)).isEqualTo(original);
-      Span parsed = Span.parseFrom(enriched);
+      // The original encoding itself comes first: nothing was re-encoded or copied.
+      assertThat(entries.get(i).span()).isSameAs(spans.get(i).encoded());
+      Span parsed = Span.parseFrom(enriched(entries.get(i)));
       Map<String, Long> counts = parsed.getAttributesList().stream()
           .collect(Collectors.groupingBy(KeyValue::getKey, Collectors.counting()));
       // The seed spans carry spanprof.state already: it is not added a second time.
@@ -73,7 +71,7 @@ class ExportPiecesTest {
 
     for (int i = 0; i < spans.size(); i++) {
       byte[] original = spans.get(i).encoded();
-      byte[] enriched = entries.get(i).span();
+      byte[] enriched = enriched(entries.get(i));
       List<KeyValue> attributes = Span.parseFrom(enriched).getAttributesList();
       List<KeyValue> appended = attributes.subList(
           Span.parseFrom(original).getAttributesCount(), attributes.size());
@@ -122,9 +120,16 @@ class ExportPiecesTest {
 
   private record Enriched(List<SpanRecord> spans, TraceProfile profile, List<ExportEntry> entries) {}
 
+  /** The entry's encoded span: its original bytes, then what was appended. */
+  private static byte[] enriched(ExportEntry entry) {
+    byte[] span = Arrays.copyOf(entry.span(), entry.spanBytes());
+    System.arraycopy(entry.appended(), 0, span, entry.span().length, entry.appended().length);
+    return span;
+  }
+
   /** An enriched span's attributes by key; the first of a repeated key. */
   private static Map<String, AnyValue> attributes(ExportEntry entry) throws Exception {
-    return Span.parseFrom(entry.span()).getAttributesList().stream()
+    return Span.parseFrom(enriched(entry)).getAttributesList().stream()
         .collect(Collectors.toMap(KeyValue::getKey, KeyValue::getValue, (a, b) -> a));
   }
 
@@ -135,7 +140,8 @@ class ExportPiecesTest {
     List<SpanRecord> spans = OtlpTestSpans.fromJson(json);
 
     ExportTraceServiceRequest encoded = ExportTraceServiceRequest.parseFrom(ExportRequestEncoder.encode(
-        spans.stream().map(span -> new ExportEntry(span.resource(), span.scope(), span.encoded())).toList()));
+        spans.stream().map(span -> new ExportEntry(span.resource(), span.scope(), span.encoded(),
+            ExportEntry.NOTHING_APPENDED)).toList()));
 
     assertThat(encoded).isEqualTo(original);
   }
@@ -143,7 +149,8 @@ class ExportPiecesTest {
   private static List<ExportEntry> entries(int count) {
     List<SpanRecord> spans = OtlpTestSpans.fromJson(GoldenCases.otlpJson("seed-time-c0-short"));
     return IntStream.range(0, count)
-        .mapToObj(i -> new ExportEntry(spans.get(0).resource(), spans.get(0).scope(), new byte[] {(byte) i}))
+        .mapToObj(i -> new ExportEntry(spans.get(0).resource(), spans.get(0).scope(), new byte[] {(byte) i},
+            ExportEntry.NOTHING_APPENDED))
         .toList();
   }
 }
