@@ -1,5 +1,6 @@
 package dev.spanprof.analysis;
 
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
@@ -96,37 +97,29 @@ public final class SpanMapping {
    * name themselves are remembered for that run. Not thread-safe.
    */
   public final class Ids {
+    private final IdCache resourceIds = new IdCache(resourceKeys);
+    private final IdCache poolIds = new IdCache(poolKeys);
     private SpanResource resource;
-    private String resourceId;
-    private String poolId;
-    private final Map<OwnValues, String> resourceIdsByOwnValues = new HashMap<>();
-    private final Map<OwnValues, String> poolIdsByOwnValues = new HashMap<>();
 
     private Ids() {}
 
     /** Equal to {@link SpanMapping#resourceId(SpanRecord)}. */
     public String resourceId(SpanRecord span) {
       setResource(span.resource());
-      OwnValues own = ownValues(span.attributes(), resourceKeys);
-      return own == null ? resourceId
-          : resourceIdsByOwnValues.computeIfAbsent(own, unused -> join(span, resourceKeys));
+      return resourceIds.id(span);
     }
 
     /** Equal to {@link SpanMapping#poolId(SpanRecord)}. */
     public String poolId(SpanRecord span) {
       setResource(span.resource());
-      OwnValues own = ownValues(span.attributes(), poolKeys);
-      return own == null ? poolId
-          : poolIdsByOwnValues.computeIfAbsent(own, unused -> join(span, poolKeys));
+      return poolIds.id(span);
     }
 
     private void setResource(SpanResource next) {
       if (next != resource) {
         resource = next;
-        resourceId = join(Attributes.empty(), next.attributes(), resourceKeys);
-        poolId = join(Attributes.empty(), next.attributes(), poolKeys);
-        resourceIdsByOwnValues.clear();
-        poolIdsByOwnValues.clear();
+        resourceIds.reset(next);
+        poolIds.reset(next);
       }
     }
   }
@@ -136,19 +129,76 @@ public final class SpanMapping {
     return new Ids();
   }
 
-  /** The values the span names itself under {@code keys}, by key position; null when none. */
-  private static OwnValues ownValues(Attributes attributes, List<String> keys) {
-    Object[] values = null;
-    for (int i = 0; i < keys.size(); i++) {
-      Object value = attributes.get(keys.get(i));
-      if (value != null) {
-        if (values == null) {
-          values = new Object[keys.size()];
-        }
-        values[i] = value;
+  /** The ids under one list of keys for the spans of one resource. */
+  private static final class IdCache {
+    private final List<String> keys;
+    /** The id of a span that names none of the keys itself. */
+    private String resourceOnlyId;
+    /**
+     * Per key position, the ids of spans naming that key alone themselves, by its value: the
+     * usual case (a thread id), found without building a key.
+     */
+    private final List<Map<Object, String>> idsBySingleValue;
+    private final Map<OwnValues, String> idsByOwnValues = new HashMap<>();
+
+    IdCache(List<String> keys) {
+      this.keys = keys;
+      List<Map<Object, String>> maps = new ArrayList<>(keys.size());
+      for (int i = 0; i < keys.size(); i++) {
+        maps.add(new HashMap<>());
       }
+      this.idsBySingleValue = maps;
     }
-    return values == null ? null : new OwnValues(values);
+
+    void reset(SpanResource resource) {
+      resourceOnlyId = join(Attributes.empty(), resource.attributes(), keys);
+      idsBySingleValue.forEach(Map::clear);
+      idsByOwnValues.clear();
+    }
+
+    String id(SpanRecord span) {
+      Attributes attributes = span.attributes();
+      int singlePosition = -1;
+      Object singleValue = null;
+      Object[] values = null;
+      for (int i = 0; i < keys.size(); i++) {
+        Object value = attributes.get(keys.get(i));
+        if (value == null) {
+          continue;
+        }
+        if (singlePosition < 0) {
+          singlePosition = i;
+          singleValue = value;
+        } else {
+          if (values == null) {
+            values = new Object[keys.size()];
+            values[singlePosition] = singleValue;
+          }
+          values[i] = value;
+        }
+      }
+      if (values != null) {
+        OwnValues own = new OwnValues(values);
+        String id = idsByOwnValues.get(own);
+        if (id == null) {
+          id = join(span, keys);
+          idsByOwnValues.put(own, id);
+        }
+        return id;
+      }
+      if (singlePosition >= 0) {
+        // By the value's own equality: a byte[] value never matches (identity) and is joined
+        // each time, which still gives the right id.
+        Map<Object, String> ids = idsBySingleValue.get(singlePosition);
+        String id = ids.get(singleValue);
+        if (id == null) {
+          id = join(span, keys);
+          ids.put(singleValue, id);
+        }
+        return id;
+      }
+      return resourceOnlyId;
+    }
   }
 
   /** Values by key position, as a map key: compared as arrays, without a list's iterators. */

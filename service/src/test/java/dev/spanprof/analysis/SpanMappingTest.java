@@ -22,6 +22,12 @@ class SpanMappingTest {
     spans.add(span(checkout, Attributes.empty()));
     spans.add(span(payment, attributes("service.name", "override")));
     spans.add(span(payment, Attributes.empty()));
+    // The same value under two different keys, a value seen before, two values of its own.
+    spans.add(span(checkout, attributes("thread.id", "9")));
+    spans.add(span(checkout, attributes("service.instance.id", "9")));
+    spans.add(span(checkout, attributes("thread.id", 3L)));
+    spans.add(span(checkout, Attributes.wrap(new String[] {"service.instance.id", "thread.id"},
+        new Object[] {"c-9", 4L})));
 
     SpanMapping.Ids ids = MAPPING.ids();
     List<String> resourceIds = new ArrayList<>();
@@ -32,9 +38,11 @@ class SpanMappingTest {
     }
 
     assertThat(resourceIds).containsExactly("checkout/c-1", "checkout/c-1/3", "checkout/c-2",
-        "payment/p-7", "checkout/c-1", "override/p-7", "payment/p-7");
+        "payment/p-7", "checkout/c-1", "override/p-7", "payment/p-7",
+        "checkout/c-1/9", "checkout/9", "checkout/c-1/3", "checkout/c-9/4");
     assertThat(poolIds).containsExactly("checkout/c-1", "checkout/c-1", "checkout/c-2",
-        "payment/p-7", "checkout/c-1", "override/p-7", "payment/p-7");
+        "payment/p-7", "checkout/c-1", "override/p-7", "payment/p-7",
+        "checkout/c-1", "checkout/9", "checkout/c-1", "checkout/c-9");
     assertThat(resourceIds).isEqualTo(spans.stream().map(MAPPING::resourceId).toList());
     assertThat(poolIds).isEqualTo(spans.stream().map(MAPPING::poolId).toList());
   }
