@@ -44,14 +44,17 @@ final class OtlpAttributes implements SpanRecord.AttributeDecoder {
   static final int LIST_ENTRIES = tag(1, WireReader.LENGTH_DELIMITED);
   static final int SPAN_ATTRIBUTES = tag(Span.ATTRIBUTES_FIELD_NUMBER, WireReader.LENGTH_DELIMITED);
 
-  /** Each decoding thread's scratch space: only the finished attributes' arrays are allocated. */
-  private static final ThreadLocal<EncodedEntries> ENCODED_ENTRIES =
-      ThreadLocal.withInitial(EncodedEntries::new);
-
   private final StringInterner interner;
+  /**
+   * Each decoding thread's scratch space and key cache: only the finished attributes' arrays
+   * are allocated.
+   */
+  private final ThreadLocal<EncodedEntries> encodedEntries;
+  private final Attributes.ValueDecoder checkedValue = this::checkedValue;
 
   OtlpAttributes(StringInterner interner) {
     this.interner = interner;
+    this.encodedEntries = ThreadLocal.withInitial(() -> new EncodedEntries(interner.threadCache()));
   }
 
   static int tag(int fieldNumber, int wireType) {
@@ -66,7 +69,7 @@ final class OtlpAttributes implements SpanRecord.AttributeDecoder {
   @Override
   public Attributes decode(byte[] encodedSpan) {
     try {
-      EncodedEntries entries = ENCODED_ENTRIES.get();
+      EncodedEntries entries = encodedEntries.get();
       entries.size = 0;
       WireReader in = new WireReader(encodedSpan, 0, encodedSpan.length);
       while (in.hasMore()) {
@@ -78,7 +81,7 @@ final class OtlpAttributes implements SpanRecord.AttributeDecoder {
           in.skip(tag);
         }
       }
-      return entries.attributes(encodedSpan, this::checkedValue);
+      return entries.attributes(encodedSpan, checkedValue);
     } catch (InvalidOtlpException e) {
       throw new IllegalStateException("a span checked when it was accepted does not decode", e);
     }
@@ -95,7 +98,7 @@ final class OtlpAttributes implements SpanRecord.AttributeDecoder {
       int tag = in.readTag();
       if (tag == KEY) {
         int keyLength = in.readLength();
-        key = interner.intern(buffer, in.fieldOffset(), keyLength);
+        key = entries.keys.intern(buffer, in.fieldOffset(), keyLength);
       } else if (tag == VALUE) {
         valueLength = in.readLength();
         valueOffset = in.fieldOffset();
@@ -247,26 +250,32 @@ final class OtlpAttributes implements SpanRecord.AttributeDecoder {
 
   /** Keys and where their values are encoded, in growing arrays. */
   private static final class EncodedEntries {
-    private String[] keys = new String[16];
+    /** Where this thread's keys are interned. */
+    private final StringInterner.ThreadCache keys;
+    private String[] entryKeys = new String[16];
     private int[] offsets = new int[16];
     private int[] lengths = new int[16];
     private int size;
 
+    EncodedEntries(StringInterner.ThreadCache keys) {
+      this.keys = keys;
+    }
+
     void add(String key, int offset, int length) {
-      if (size == keys.length) {
-        keys = Arrays.copyOf(keys, size * 2);
+      if (size == entryKeys.length) {
+        entryKeys = Arrays.copyOf(entryKeys, size * 2);
         offsets = Arrays.copyOf(offsets, size * 2);
         lengths = Arrays.copyOf(lengths, size * 2);
       }
-      keys[size] = key;
+      entryKeys[size] = key;
       offsets[size] = offset;
       lengths[size] = length;
       size++;
     }
 
     Attributes attributes(byte[] encoding, Attributes.ValueDecoder decoder) {
-      return Attributes.encoded(Arrays.copyOf(keys, size), encoding, Arrays.copyOf(offsets, size),
-          Arrays.copyOf(lengths, size), decoder);
+      return Attributes.encoded(Arrays.copyOf(entryKeys, size), encoding,
+          Arrays.copyOf(offsets, size), Arrays.copyOf(lengths, size), decoder);
     }
   }
 }

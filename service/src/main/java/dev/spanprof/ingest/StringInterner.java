@@ -62,6 +62,46 @@ final class StringInterner {
     return pool.size();
   }
 
+  /** A new front cache for one thread's lookups by bytes. */
+  ThreadCache threadCache() {
+    return new ThreadCache();
+  }
+
+  /**
+   * A small direct-mapped cache in front of {@link #intern(byte[], int, int)}, for one thread:
+   * decoding spans' attributes looks up the same few keys over and over, and a slot found by
+   * hash and checked by comparing bytes needs neither the thread's probe nor the shared map.
+   * Holds at most {@value #SLOTS} strings of up to {@value #MAX_CACHED_BYTES} bytes.
+   */
+  final class ThreadCache {
+    private static final int SLOTS = 256;
+    private static final int MAX_CACHED_BYTES = 128;
+
+    private final byte[][] bytes = new byte[SLOTS][];
+    private final int[] hashes = new int[SLOTS];
+    private final String[] strings = new String[SLOTS];
+
+    private ThreadCache() {}
+
+    /** Equal to {@link StringInterner#intern(byte[], int, int)}. */
+    String intern(byte[] utf8, int offset, int length) {
+      int hash = Utf8Key.hash(utf8, offset, length);
+      int slot = (hash ^ hash >>> 16) & (SLOTS - 1);
+      byte[] cached = bytes[slot];
+      if (cached != null && hashes[slot] == hash
+          && Arrays.equals(cached, 0, cached.length, utf8, offset, offset + length)) {
+        return strings[slot];
+      }
+      String value = StringInterner.this.intern(utf8, offset, length);
+      if (length <= MAX_CACHED_BYTES) {
+        bytes[slot] = Arrays.copyOfRange(utf8, offset, offset + length);
+        hashes[slot] = hash;
+        strings[slot] = value;
+      }
+      return value;
+    }
+  }
+
   /** A range of bytes as a map key. Mutable only while it is a thread's lookup probe. */
   private static final class Utf8Key {
     private byte[] bytes;
@@ -73,12 +113,16 @@ final class StringInterner {
       this.bytes = bytes;
       this.offset = offset;
       this.length = length;
+      this.hash = hash(bytes, offset, length);
+      return this;
+    }
+
+    static int hash(byte[] bytes, int offset, int length) {
       int h = 1;
       for (int i = offset; i < offset + length; i++) {
         h = 31 * h + bytes[i];
       }
-      this.hash = h;
-      return this;
+      return h;
     }
 
     @Override

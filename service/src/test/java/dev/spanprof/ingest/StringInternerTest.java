@@ -53,4 +53,23 @@ class StringInternerTest {
     assertThat(interner.intern(a, 0, 1)).isSameAs(first);
     assertThat(interner.size()).isEqualTo(1);
   }
+
+  /** More keys than the cache has slots, so slots are shared: each answer is still its key's. */
+  @Test
+  void threadCache_manyKeysTwice_eachTheInternersInstance() {
+    StringInterner interner = new StringInterner(10_000);
+    StringInterner.ThreadCache cache = interner.threadCache();
+    byte[][] keys = new byte[1_000][];
+    for (int i = 0; i < keys.length; i++) {
+      keys[i] = ("..attribute.key." + i).getBytes(UTF_8);
+    }
+
+    for (int round = 0; round < 2; round++) {
+      for (int i = 0; i < keys.length; i++) {
+        String key = "attribute.key." + i;
+        assertThat(cache.intern(keys[i], 2, keys[i].length - 2))
+            .isEqualTo(key).isSameAs(interner.intern(key));
+      }
+    }
+  }
 }
