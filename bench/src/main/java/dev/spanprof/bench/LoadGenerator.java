@@ -30,11 +30,13 @@ import org.HdrHistogram.Recorder;
  *
  * <pre>
  * java -cp bench/target/benchmarks.jar dev.spanprof.bench.LoadGenerator \
- *     --target=localhost:4317 --streams=4 --duration=30s [--rate=100000] [--compare]
+ *     --target=localhost:4317 --streams=4 --duration=30s [--warmup=30s] [--rate=100000] [--compare]
  * </pre>
  *
  * Options: {@code --target} host:port of spanprof's gRPC port; {@code --metrics} its
  * /metrics URL (default the target host, port 9464); {@code --streams}; {@code --duration};
+ * {@code --warmup} load sent first and not counted (default none), as JMH warms up, so that
+ * the figures are the steady state rather than the JIT compiling and the buffers filling;
  * {@code --rate} total spans per second, 0 for flat out; {@code --spans-per-request} (512);
  * {@code --spans-per-trace} (20); {@code --sink} to load an in-process decode-only sink
  * instead; {@code --compare} to load the sink first and then the target, and print the ratio.
@@ -65,13 +67,17 @@ public final class LoadGenerator {
         Long.parseLong(flags.getOrDefault("rate", "0")),
         Integer.parseInt(flags.getOrDefault("spans-per-request", "512")),
         Integer.parseInt(flags.getOrDefault("spans-per-trace", "20")));
+    Duration warmup = parseDuration(flags.getOrDefault("warmup", "0s"));
     String metrics = flags.getOrDefault("metrics", "http://" + options.host() + ":9464/metrics");
     if (flags.containsKey("sink") || flags.containsKey("compare")) {
       try (DecodeOnlySink sink = new DecodeOnlySink(0)) {
-        Result limit = run(new Options("localhost", sink.port(), options.streams(),
-            options.duration(), options.rate(), options.spansPerRequest(), options.spansPerTrace()));
+        Options sinkOptions = new Options("localhost", sink.port(), options.streams(),
+            options.duration(), options.rate(), options.spansPerRequest(), options.spansPerTrace());
+        warmUp(sinkOptions, warmup);
+        Result limit = run(sinkOptions);
         print("decode-only sink", options, limit);
         if (flags.containsKey("compare")) {
+          warmUp(options, warmup);
           Result spanprof = run(options);
           print("spanprof", options, spanprof);
           System.out.println(serverCounters(metrics));
@@ -81,8 +87,24 @@ public final class LoadGenerator {
       }
       return;
     }
+    warmUp(options, warmup);
     print("spanprof", options, run(options));
     System.out.println(serverCounters(metrics));
+  }
+
+  /**
+   * Sends the load for {@code warmup}, to leave out of the figures; returns the spans accepted
+   * meanwhile (0 for a zero warm-up, which sends nothing).
+   */
+  static long warmUp(Options options, Duration warmup) throws InterruptedException {
+    if (warmup.isZero()) {
+      return 0;
+    }
+    Result result = run(new Options(options.host(), options.port(), options.streams(), warmup,
+        options.rate(), options.spansPerRequest(), options.spansPerTrace()));
+    System.out.printf(Locale.ROOT, "  warm-up %s to %s:%d: %.0f spans/s, not counted%n",
+        warmup, options.host(), options.port(), result.acceptedPerSecond());
+    return result.acceptedSpans();
   }
 
   /** Runs the load and returns what was accepted. */
@@ -172,7 +194,7 @@ public final class LoadGenerator {
           "spanprof_buffered_spans", "spanprof_completed_spans_total", "spanprof_traces_total")) {
         sums.put(name, sum(scrape, name));
       }
-      StringBuilder line = new StringBuilder("  server:");
+      StringBuilder line = new StringBuilder("  server (since it started):");
       sums.forEach((name, value) -> line.append(' ').append(name).append('=')
           .append(String.format(Locale.ROOT, "%.0f", value)));
       return line.toString();

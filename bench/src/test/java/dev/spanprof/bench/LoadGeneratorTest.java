@@ -14,19 +14,24 @@ import java.time.Duration;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
-/** The load generator's counts agree with what an in-process spanprof says it received. */
+/**
+ * The load generator's counts agree with what an in-process spanprof says it received, and a
+ * warm-up is left out of the run's own figures.
+ */
 class LoadGeneratorTest {
 
   @Test
-  void run_acceptedSpansEqualTheServersReceivedCounter() throws Exception {
+  void warmUpThenRun_acceptedSpansOfBothEqualTheServersReceivedCounter() throws Exception {
     int grpcPort;
     try (ServerSocket free = new ServerSocket(0)) {
       grpcPort = free.getLocalPort();
     }
     try (EmbeddedServer server = ApplicationContext.run(EmbeddedServer.class, Map.of(
         "micronaut.server.port", -1, "grpc.server.port", grpcPort, "spanprof.management.port", 0))) {
-      LoadGenerator.Result result = LoadGenerator.run(new LoadGenerator.Options(
-          "localhost", grpcPort, 2, Duration.ofSeconds(1), 20_000, 64, 16));
+      LoadGenerator.Options options = new LoadGenerator.Options(
+          "localhost", grpcPort, 2, Duration.ofSeconds(1), 20_000, 64, 16);
+      long warmUpSpans = LoadGenerator.warmUp(options, Duration.ofMillis(500));
+      LoadGenerator.Result result = LoadGenerator.run(options);
 
       String metrics = "http://localhost:"
           + server.getApplicationContext().getBean(ManagementServer.class).port() + "/metrics";
@@ -35,8 +40,9 @@ class LoadGeneratorTest {
       assertThat(result.acceptedSpans()).isPositive();
       assertThat(result.refusedSpans()).isZero();
       assertThat(result.errors()).isZero();
+      assertThat(warmUpSpans).isPositive();
       assertThat(LoadGenerator.sum(scrape, "spanprof_received_spans_total"))
-          .isEqualTo(result.acceptedSpans());
+          .isEqualTo(warmUpSpans + result.acceptedSpans());
       assertThat(result.latencyMicros().getTotalCount()).isEqualTo(result.acceptedSpans() / 64);
       assertThat(result.bytesPerSpan()).isBetween(300.0, 600.0);
     }
