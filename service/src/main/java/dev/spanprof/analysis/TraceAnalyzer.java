@@ -789,7 +789,6 @@ public final class TraceAnalyzer {
     }
   }
 
-  /** A span's operation: its service's name and its own. */
   /** Small dense ids for the distinct names of one trace. */
   private static final class Names<T> {
     private final HashMap<T, Integer> ids = new HashMap<>();
