@@ -10,6 +10,7 @@ import dev.spanprof.analysis.TraceProfile.StateTime;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.BitSet;
+import java.util.Collections;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
@@ -808,9 +809,9 @@ public final class TraceAnalyzer {
       return names.get(index);
     }
 
-    /** Every name, by index. */
+    /** Every name, by index: a read-only view, since a trace's names are final once mapped. */
     List<T> names() {
-      return List.copyOf(names);
+      return Collections.unmodifiableList(names);
     }
 
     int size() {
