@@ -30,6 +30,9 @@ import org.openjdk.jmh.annotations.TearDown;
 @OutputTimeUnit(TimeUnit.NANOSECONDS)
 public class PipelineBenchmark {
 
+  private static final int SPANS_PER_TRACE = 20;
+  private static final int TRACES = 256;
+
   private ApplicationContext context;
   private TraceSink sink;
   private final List<CompletedTrace> traces = new ArrayList<>();
@@ -39,10 +42,15 @@ public class PipelineBenchmark {
   public void setUp() {
     context = ApplicationContext.run(Map.of("spanprof.management.port", 0, "micronaut.server.port", -1));
     sink = context.getBean(TraceSink.class);
-    Workload workload = new Workload(20, 20);
-    for (int i = 0; i < 256; i++) {
-      List<SpanRecord> spans = BenchSpans.map(workload.request(1_700_000_000_000_000_000L + i * 1_000_000_000L));
-      traces.add(new CompletedTrace(spans.get(0).traceId(), spans, Completion.TIMEOUT, false));
+    // Whole traces cut from requests of 25, as the service gets them: the spans of one request
+    // share their resource (the load generator's 512 spans per request would leave a part trace).
+    Workload workload = new Workload(SPANS_PER_TRACE, 25 * SPANS_PER_TRACE);
+    for (long request = 0; traces.size() < TRACES; request++) {
+      List<SpanRecord> spans = BenchSpans.map(workload.request(1_700_000_000_000_000_000L + request * 1_000_000_000L));
+      for (int from = 0; from < spans.size() && traces.size() < TRACES; from += SPANS_PER_TRACE) {
+        List<SpanRecord> trace = List.copyOf(spans.subList(from, from + SPANS_PER_TRACE));
+        traces.add(new CompletedTrace(trace.get(0).traceId(), trace, Completion.TIMEOUT, false));
+      }
     }
   }
 
@@ -52,8 +60,8 @@ public class PipelineBenchmark {
   }
 
   @Benchmark
-  @OperationsPerInvocation(20)
+  @OperationsPerInvocation(SPANS_PER_TRACE)
   public void analyseAndRecord() {
-    sink.accept(traces.get(next++ & 255));
+    sink.accept(traces.get(next++ & (TRACES - 1)));
   }
 }
