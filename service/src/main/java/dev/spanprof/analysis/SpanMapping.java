@@ -93,8 +93,9 @@ public final class SpanMapping {
    * Resource and pool ids for the spans of one analysis, taken one after another, building each
    * distinct id once: a span's id depends on its resource and on the few keys it names itself
    * (often none, or a {@code thread.id}), and a trace's spans come in blocks per resource. So the
-   * resource's part is derived once per run of spans sharing it, and the ids of the values spans
-   * name themselves are remembered for that run. Not thread-safe.
+   * resource's part is derived once per resource and remembered on it (the other traces of its
+   * request need it too), and the ids of the values spans name themselves are remembered for the
+   * run of spans sharing it. Not thread-safe.
    */
   public final class Ids {
     private final IdCache resourceIds = new IdCache(resourceKeys);
@@ -118,10 +119,25 @@ public final class SpanMapping {
     private void setResource(SpanResource next) {
       if (next != resource) {
         resource = next;
-        resourceIds.reset(next);
-        poolIds.reset(next);
+        ResourceIds ids = resourceIds(next);
+        resourceIds.reset(ids.resourceId());
+        poolIds.reset(ids.poolId());
       }
     }
+  }
+
+  /** A resource's ids under this mapping for spans naming none of the keys themselves. */
+  record ResourceIds(SpanMapping mapping, String resourceId, String poolId) {}
+
+  private ResourceIds resourceIds(SpanResource resource) {
+    ResourceIds ids = resource.mappedIds();
+    if (ids == null || ids.mapping() != this) {
+      Attributes attributes = resource.attributes();
+      ids = new ResourceIds(this, join(Attributes.empty(), attributes, resourceKeys),
+          join(Attributes.empty(), attributes, poolKeys));
+      resource.mappedIds(ids);
+    }
+    return ids;
   }
 
   /** A fresh {@link Ids} for one analysis. */
@@ -150,8 +166,8 @@ public final class SpanMapping {
       this.idsBySingleValue = maps;
     }
 
-    void reset(SpanResource resource) {
-      resourceOnlyId = join(Attributes.empty(), resource.attributes(), keys);
+    void reset(String resourceOnlyId) {
+      this.resourceOnlyId = resourceOnlyId;
       idsBySingleValue.forEach(Map::clear);
       idsByOwnValues.clear();
     }

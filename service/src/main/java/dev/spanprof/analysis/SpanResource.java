@@ -5,24 +5,65 @@ import java.util.Objects;
 /**
  * The OTLP resource a span came with: shared by every span of one {@code ResourceSpans} block, so
  * a request's resource attributes are held once, not once per span.
- *
- * @param serviceName the resource's {@code service.name}, or {@code unknown_service} when absent
- *     (semantics.md §1)
- * @param attributes the resource attributes
- * @param schemaUrl the block's schema URL ("" when absent)
- * @param encoded the original encoded {@code Resource} message, kept so forwarding can re-emit the
- *     request's resource grouping exactly; opaque to the analysis
  */
-public record SpanResource(
-    String serviceName, Attributes attributes, String schemaUrl, byte[] encoded) {
+public final class SpanResource {
 
   /** The service name used when a resource has none (semantics.md §1). */
   public static final String UNKNOWN_SERVICE = "unknown_service";
 
-  public SpanResource {
-    Objects.requireNonNull(serviceName, "serviceName");
-    Objects.requireNonNull(attributes, "attributes");
-    Objects.requireNonNull(schemaUrl, "schemaUrl");
-    Objects.requireNonNull(encoded, "encoded");
+  private final String serviceName;
+  private final Attributes attributes;
+  private final String schemaUrl;
+  private final byte[] encoded;
+  /**
+   * The ids a mapping derives from these attributes alone, remembered for the next trace: a
+   * request's traces share its resource and are analysed one by one. Races only compute the same
+   * value twice.
+   */
+  private volatile SpanMapping.ResourceIds mappedIds;
+
+  /**
+   * @param serviceName the resource's {@code service.name}, or {@code unknown_service} when absent
+   *     (semantics.md §1)
+   * @param attributes the resource attributes
+   * @param schemaUrl the block's schema URL ("" when absent)
+   * @param encoded the original encoded {@code Resource} message, kept so forwarding can re-emit
+   *     the request's resource grouping exactly; opaque to the analysis
+   */
+  public SpanResource(String serviceName, Attributes attributes, String schemaUrl, byte[] encoded) {
+    this.serviceName = Objects.requireNonNull(serviceName, "serviceName");
+    this.attributes = Objects.requireNonNull(attributes, "attributes");
+    this.schemaUrl = Objects.requireNonNull(schemaUrl, "schemaUrl");
+    this.encoded = Objects.requireNonNull(encoded, "encoded");
+  }
+
+  public String serviceName() {
+    return serviceName;
+  }
+
+  public Attributes attributes() {
+    return attributes;
+  }
+
+  public String schemaUrl() {
+    return schemaUrl;
+  }
+
+  public byte[] encoded() {
+    return encoded;
+  }
+
+  SpanMapping.ResourceIds mappedIds() {
+    return mappedIds;
+  }
+
+  void mappedIds(SpanMapping.ResourceIds ids) {
+    mappedIds = ids;
+  }
+
+  @Override
+  public String toString() {
+    return "SpanResource[serviceName=" + serviceName + ", attributes=" + attributes
+        + ", schemaUrl=" + schemaUrl + "]";
   }
 }

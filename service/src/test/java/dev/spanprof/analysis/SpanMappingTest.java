@@ -47,6 +47,24 @@ class SpanMappingTest {
     assertThat(poolIds).isEqualTo(spans.stream().map(MAPPING::poolId).toList());
   }
 
+  @Test
+  void ids_ofAResourceSharedByTwoMappings_areEachMappingsOwn() {
+    SpanResource checkout = resource("checkout", "c-1");
+    SpanRecord span = span(checkout, Attributes.empty());
+    SpanMapping byService = new SpanMapping(List.of("service.name"), List.of("service.instance.id"),
+        StateRule.defaults(), SpanMapping.DEFAULT_STATE, StateTable.of(StateTable.defaults()));
+
+    // Alternating, so each mapping finds the other's ids remembered on the resource.
+    for (int analysis = 0; analysis < 2; analysis++) {
+      SpanMapping.Ids defaults = MAPPING.ids();
+      SpanMapping.Ids other = byService.ids();
+      assertThat(defaults.resourceId(span)).isEqualTo("checkout/c-1");
+      assertThat(other.resourceId(span)).isEqualTo("checkout");
+      assertThat(defaults.poolId(span)).isEqualTo("checkout/c-1");
+      assertThat(other.poolId(span)).isEqualTo("c-1");
+    }
+  }
+
   private static SpanResource resource(String service, String instance) {
     return new SpanResource(service,
         Attributes.wrap(new String[] {"service.name", "service.instance.id"},
