@@ -2,10 +2,10 @@ package dev.spanprof.analysis;
 
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * How span attributes become resource ids, pool ids, states, categories, cores and capacities
@@ -90,54 +90,36 @@ public final class SpanMapping {
   }
 
   /**
-   * Resource and pool ids for the spans of one analysis, taken one after another, building each
-   * distinct id once: a span's id depends on its resource and on the few keys it names itself
-   * (often none, or a {@code thread.id}), and a trace's spans come in blocks per resource. So the
-   * resource's part is derived once per resource and remembered on it (the other traces of its
-   * request need it too), and the ids of the values spans name themselves are remembered for the
-   * run of spans sharing it. Not thread-safe.
+   * Resource and pool ids for the spans of one analysis, building each distinct id once: a span's
+   * id depends on its resource and on the few keys it names itself (often none, or a {@code
+   * thread.id}). So the ids are remembered on the resource, which the spans of one request share:
+   * the one of spans naming no key themselves, and a bounded number of those of spans that do, by
+   * their values. A trace's spans come in blocks per resource, so the resource's ids are looked up
+   * once per block. Not thread-safe (the remembered ids are).
    */
   public final class Ids {
-    private final IdCache resourceIds = new IdCache(resourceKeys);
-    private final IdCache poolIds = new IdCache(poolKeys);
     private SpanResource resource;
+    private ResourceIds ids;
 
     private Ids() {}
 
     /** Equal to {@link SpanMapping#resourceId(SpanRecord)}. */
     public String resourceId(SpanRecord span) {
-      setResource(span.resource());
-      return resourceIds.id(span);
+      return idsOf(span.resource()).resourceIds().id(span);
     }
 
     /** Equal to {@link SpanMapping#poolId(SpanRecord)}. */
     public String poolId(SpanRecord span) {
-      setResource(span.resource());
-      return poolIds.id(span);
+      return idsOf(span.resource()).poolIds().id(span);
     }
 
-    private void setResource(SpanResource next) {
+    private ResourceIds idsOf(SpanResource next) {
       if (next != resource) {
         resource = next;
-        ResourceIds ids = resourceIds(next);
-        resourceIds.reset(ids.resourceId());
-        poolIds.reset(ids.poolId());
+        ids = resourceIds(next);
       }
+      return ids;
     }
-  }
-
-  /** A resource's ids under this mapping for spans naming none of the keys themselves. */
-  record ResourceIds(SpanMapping mapping, String resourceId, String poolId) {}
-
-  private ResourceIds resourceIds(SpanResource resource) {
-    ResourceIds ids = resource.mappedIds();
-    if (ids == null || ids.mapping() != this) {
-      Attributes attributes = resource.attributes();
-      ids = new ResourceIds(this, join(Attributes.empty(), attributes, resourceKeys),
-          join(Attributes.empty(), attributes, poolKeys));
-      resource.mappedIds(ids);
-    }
-    return ids;
   }
 
   /** A fresh {@link Ids} for one analysis. */
@@ -145,31 +127,46 @@ public final class SpanMapping {
     return new Ids();
   }
 
-  /** The ids under one list of keys for the spans of one resource. */
-  private static final class IdCache {
+  /** The ids a resource's spans have under this mapping, remembered on the resource. */
+  record ResourceIds(SpanMapping mapping, IdCache resourceIds, IdCache poolIds) {}
+
+  private ResourceIds resourceIds(SpanResource resource) {
+    ResourceIds ids = resource.mappedIds();
+    if (ids == null || ids.mapping() != this) {
+      ids = new ResourceIds(this, new IdCache(resourceKeys, resource.attributes()),
+          new IdCache(poolKeys, resource.attributes()));
+      resource.mappedIds(ids);
+    }
+    return ids;
+  }
+
+  /** The ids under one list of keys for the spans of one resource; safe for concurrent use. */
+  static final class IdCache {
+    /**
+     * How many ids of spans naming keys themselves a resource remembers per key position (and
+     * for several keys): enough for a request's threads; a sender naming a fresh value per span
+     * gets its ids joined each time, without the memory.
+     */
+    private static final int MAX_REMEMBERED = 64;
+
     private final List<String> keys;
     /** The id of a span that names none of the keys itself. */
-    private String resourceOnlyId;
+    private final String resourceOnlyId;
     /**
      * Per key position, the ids of spans naming that key alone themselves, by its value: the
      * usual case (a thread id), found without building a key.
      */
     private final List<Map<Object, String>> idsBySingleValue;
-    private final Map<OwnValues, String> idsByOwnValues = new HashMap<>();
+    private final Map<OwnValues, String> idsByOwnValues = new ConcurrentHashMap<>();
 
-    IdCache(List<String> keys) {
+    IdCache(List<String> keys, Attributes resourceAttributes) {
       this.keys = keys;
+      this.resourceOnlyId = join(Attributes.empty(), resourceAttributes, keys);
       List<Map<Object, String>> maps = new ArrayList<>(keys.size());
       for (int i = 0; i < keys.size(); i++) {
-        maps.add(new HashMap<>());
+        maps.add(new ConcurrentHashMap<>());
       }
       this.idsBySingleValue = maps;
-    }
-
-    void reset(String resourceOnlyId) {
-      this.resourceOnlyId = resourceOnlyId;
-      idsBySingleValue.forEach(Map::clear);
-      idsByOwnValues.clear();
     }
 
     String id(SpanRecord span) {
@@ -194,26 +191,25 @@ public final class SpanMapping {
         }
       }
       if (values != null) {
-        OwnValues own = new OwnValues(values);
-        String id = idsByOwnValues.get(own);
-        if (id == null) {
-          id = join(span, keys);
-          idsByOwnValues.put(own, id);
-        }
-        return id;
+        return id(idsByOwnValues, new OwnValues(values), span);
       }
       if (singlePosition >= 0) {
         // By the value's own equality: a byte[] value never matches (identity) and is joined
         // each time, which still gives the right id.
-        Map<Object, String> ids = idsBySingleValue.get(singlePosition);
-        String id = ids.get(singleValue);
-        if (id == null) {
-          id = join(span, keys);
-          ids.put(singleValue, id);
-        }
-        return id;
+        return id(idsBySingleValue.get(singlePosition), singleValue, span);
       }
       return resourceOnlyId;
+    }
+
+    private <K> String id(Map<K, String> ids, K key, SpanRecord span) {
+      String id = ids.get(key);
+      if (id == null) {
+        id = join(span, keys);
+        if (ids.size() < MAX_REMEMBERED) {
+          ids.put(key, id);
+        }
+      }
+      return id;
     }
   }
 

@@ -65,6 +65,23 @@ class SpanMappingTest {
     }
   }
 
+  @Test
+  void ids_pastWhatAResourceRemembers_areStillJoinedCorrectly() {
+    SpanResource checkout = resource("checkout", "c-1");
+    List<SpanRecord> spans = new ArrayList<>();
+    for (long thread = 0; thread < 200; thread++) {
+      spans.add(span(checkout, attributes("thread.id", thread)));
+    }
+
+    // Two analyses of the same resource: the second finds what the first remembered.
+    for (int analysis = 0; analysis < 2; analysis++) {
+      SpanMapping.Ids ids = MAPPING.ids();
+      List<String> resourceIds = spans.stream().map(ids::resourceId).toList();
+      assertThat(resourceIds).isEqualTo(spans.stream().map(MAPPING::resourceId).toList());
+      assertThat(resourceIds.get(199)).isEqualTo("checkout/c-1/199");
+    }
+  }
+
   private static SpanResource resource(String service, String instance) {
     return new SpanResource(service,
         Attributes.wrap(new String[] {"service.name", "service.instance.id"},
