@@ -25,6 +25,28 @@ public final class Workload {
   private static final String[] OPERATIONS = {"GET /cart", "POST /checkout", "SELECT orders",
       "charge", "reserve", "GET /inventory/{id}", "publish order.created", "render"};
 
+  // The attributes every span has alike, built once: the generator shares the cores it measures.
+  private static final KeyValue METHOD = string("http.request.method", "GET");
+  private static final KeyValue SERVER_ADDRESS = string("server.address", "orders.internal.example.com");
+  private static final KeyValue SERVER_PORT = integer("server.port", 8443);
+  private static final KeyValue STATUS_CODE = integer("http.response.status_code", 200);
+  private static final KeyValue PROTOCOL_VERSION = string("network.protocol.version", "1.1");
+  private static final KeyValue USER_AGENT = string("user_agent.original", "okhttp/4.12.0");
+  private static final KeyValue CODE_FUNCTION =
+      string("code.function", "com.example.orders.OrderController.get");
+  private static final Status UNSET = Status.newBuilder().setCode(Status.StatusCode.STATUS_CODE_UNSET).build();
+  private static final Status ERROR = Status.newBuilder().setCode(Status.StatusCode.STATUS_CODE_ERROR).build();
+  private static final int THREADS = 4;
+  private static final KeyValue[] THREAD_IDS = new KeyValue[THREADS];
+  private static final KeyValue[] THREAD_NAMES = new KeyValue[THREADS];
+
+  static {
+    for (int t = 0; t < THREADS; t++) {
+      THREAD_IDS[t] = integer("thread.id", 1 + t);
+      THREAD_NAMES[t] = string("thread.name", "http-nio-8080-exec-" + (1 + t));
+    }
+  }
+
   private final int spansPerTrace;
   private final int spansPerRequest;
 
@@ -43,7 +65,9 @@ public final class Workload {
     while (made < spansPerRequest) {
       byte[] traceId = new byte[16];
       random.nextBytes(traceId);
+      ByteString traceIdBytes = ByteString.copyFrom(traceId);
       long rootId = random.nextLong() | 1;
+      ByteString rootSpanId = id(rootId);
       int inTrace = Math.min(spansPerTrace, spansPerRequest - made);
       long traceStart = startNanos + random.nextInt(1_000_000);
       long traceLength = 5_000_000 + random.nextInt(50_000_000);
@@ -52,27 +76,26 @@ public final class Workload {
         long start = i == 0 ? traceStart : traceStart + random.nextLong(traceLength / 2);
         long end = i == 0 ? traceStart + traceLength : start + random.nextLong(traceLength / 4) + 1_000;
         Span.Builder span = Span.newBuilder()
-            .setTraceId(ByteString.copyFrom(traceId))
-            .setSpanId(id(spanId))
+            .setTraceId(traceIdBytes)
+            .setSpanId(i == 0 ? rootSpanId : id(spanId))
             .setName(OPERATIONS[i == 0 ? 0 : random.nextInt(OPERATIONS.length)])
             .setKind(i == 0 ? Span.SpanKind.SPAN_KIND_SERVER
                 : i % 3 == 0 ? Span.SpanKind.SPAN_KIND_CLIENT : Span.SpanKind.SPAN_KIND_INTERNAL)
             .setStartTimeUnixNano(start)
             .setEndTimeUnixNano(end)
-            .setStatus(Status.newBuilder().setCode(random.nextInt(50) == 0
-                ? Status.StatusCode.STATUS_CODE_ERROR : Status.StatusCode.STATUS_CODE_UNSET))
-            .addAttributes(string("http.request.method", "GET"))
+            .setStatus(random.nextInt(50) == 0 ? ERROR : UNSET)
+            .addAttributes(METHOD)
             .addAttributes(string("url.path", "/api/v2/orders/" + random.nextInt(100_000)))
-            .addAttributes(string("server.address", "orders.internal.example.com"))
-            .addAttributes(integer("server.port", 8443))
-            .addAttributes(integer("http.response.status_code", 200))
-            .addAttributes(string("network.protocol.version", "1.1"))
-            .addAttributes(string("user_agent.original", "okhttp/4.12.0"))
-            .addAttributes(integer("thread.id", 1 + i % 4))
-            .addAttributes(string("thread.name", "http-nio-8080-exec-" + (1 + i % 4)))
-            .addAttributes(string("code.function", "com.example.orders.OrderController.get"));
+            .addAttributes(SERVER_ADDRESS)
+            .addAttributes(SERVER_PORT)
+            .addAttributes(STATUS_CODE)
+            .addAttributes(PROTOCOL_VERSION)
+            .addAttributes(USER_AGENT)
+            .addAttributes(THREAD_IDS[i % THREADS])
+            .addAttributes(THREAD_NAMES[i % THREADS])
+            .addAttributes(CODE_FUNCTION);
         if (i > 0) {
-          span.setParentSpanId(id(rootId));
+          span.setParentSpanId(rootSpanId);
         }
         scope.addSpans(span);
         made++;
