@@ -1,0 +1,54 @@
+#!/bin/bash
+# Where the machine's CPU goes in the steady state, by process and by thread group: the decode-only
+# sink as next hop, spanprof, and the load generator flat out; per-thread CPU time read from
+# /proc over a 40 s window after a 30 s warm-up. Run from the repository root after
+# `mvn -B -q install -DskipTests`. Extra JVM options for spanprof in SPANPROF_JAVA_OPTS.
+set -euo pipefail
+jar=bench/target/benchmarks.jar
+java -cp "$jar" dev.spanprof.bench.DecodeOnlySink 4320 > /tmp/spanprof-sink.log 2>&1 &
+sink=$!
+# shellcheck disable=SC2086
+java -Xmx1536m ${SPANPROF_JAVA_OPTS:-} -Dspanprof.export.endpoint=http://localhost:4320 \
+    -jar service/target/spanprof-all.jar > /tmp/spanprof-service.log 2>&1 &
+service=$!
+trap 'kill $service $sink 2>/dev/null || true' EXIT
+until curl -sf localhost:9464/health/readiness > /dev/null; do sleep 0.3; done
+java -cp "$jar" dev.spanprof.bench.LoadGenerator --target=localhost:4317 --streams=4 \
+    --duration=45s --warmup=30s > /tmp/spanprof-generator.out 2>&1 &
+generator=$!
+
+# One line per thread: "<process> <thread name> <utime+stime ticks>".
+snapshot() {
+  for pid in "$service" "$sink" "$generator"; do
+    for task in /proc/"$pid"/task/*; do
+      name=$(tr ' ' _ < "$task/comm" 2>/dev/null) || continue
+      ticks=$(awk '{print $14 + $15}' "$task/stat" 2>/dev/null) || continue
+      echo "$pid $name $ticks"
+    done
+  done
+  head -1 /proc/stat | awk '{s = 0; for (i = 2; i <= NF; i++) s += $i; print "machine all " s}'
+}
+sleep 33 && snapshot > /tmp/spanprof-cpu.0
+sleep 40 && snapshot > /tmp/spanprof-cpu.1
+wait "$generator"
+cat /tmp/spanprof-generator.out
+python3 - "$service" "$sink" "$generator" <<'PY'
+import collections, re, sys
+service, sink, generator = sys.argv[1:]
+names = {service: 'spanprof', sink: 'sink', generator: 'generator'}
+def load(path):
+    ticks = collections.Counter()
+    for line in open(path):
+        pid, name, value = line.split()
+        ticks[(pid, re.sub(r'[-#]?\d+$', '', name))] += int(value)
+    return ticks
+before, after = load('/tmp/spanprof-cpu.0'), load('/tmp/spanprof-cpu.1')
+used = {key: after[key] - before.get(key, 0) for key in after}
+machine = used.pop(('machine', 'all'))
+for pid in (service, sink, generator):
+    groups = sorted(((v, k[1]) for k, v in used.items() if k[0] == pid), reverse=True)
+    print('%-9s %5.1f %% of the machine' % (names[pid], 100 * sum(v for v, _ in groups) / machine))
+    if pid == service:
+        for value, name in groups[:12]:
+            print('    %5.1f %%  %s' % (100 * value / machine, name))
+PY
