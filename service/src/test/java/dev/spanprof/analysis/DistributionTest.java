@@ -197,7 +197,8 @@ class DistributionTest {
     Random random = new Random(11);
     List<long[]> recorded = new ArrayList<>();
     for (int slice = 0; slice < 25; slice++) {
-      long[] values = new long[random.nextInt(300)];
+      // Some slices stay packed, some move to a dense histogram part way.
+      long[] values = new long[random.nextInt(3 * Distribution.DENSE_AFTER_VALUES)];
       for (int i = 0; i < values.length; i++) {
         values[i] = (long) Math.pow(10, 3 + 7 * random.nextDouble());
         distribution.record(values[i], null, 0, 0, 0);
@@ -219,6 +220,30 @@ class DistributionTest {
       assertThat(snapshot.cumulative()).as("slice %d", slice).isEqualTo(all);
       distribution.advance();
     }
+  }
+
+  /**
+   * A busy slice moves to a dense histogram (its memory appears at the threshold) and the next
+   * slice starts packed again (the memory appears again at the threshold, not before).
+   */
+  @Test
+  void footprint_busySliceIsDenseOnlyUntilItCompletes() {
+    Distribution distribution = new Distribution(2, 6, BOUNDARIES, 0, 0, false);
+    Random random = new Random(2);
+    for (int slice = 0; slice < 2; slice++) {
+      for (int i = 0; i < Distribution.DENSE_AFTER_VALUES - 1; i++) {
+        distribution.record((long) Math.pow(10, 4 + 3 * random.nextDouble()), null, 0, 0, 0);
+      }
+      long packed = distribution.footprintBytes();
+      distribution.record(50_000, null, 0, 0, 0);
+      long dense = distribution.footprintBytes();
+      // One more value in a packed slice adds a few hundred bytes at most.
+      assertThat(dense - packed).as("slice %d", slice).isGreaterThan(4 * 1024);
+      distribution.advance();
+    }
+
+    assertThat(distribution.snapshot().cumulative().getTotalCount())
+        .isEqualTo(2L * Distribution.DENSE_AFTER_VALUES);
   }
 
   @Test
