@@ -16,9 +16,9 @@ import java.util.Map;
 /**
  * Encodes spans into an {@code ExportTraceServiceRequest} directly from their encoded parts:
  * the original {@code Resource} and {@code InstrumentationScope} bytes, and each span's original
- * bytes followed by its appended attributes, in the resource and scope groups they arrived in. No message tree is built, and the request is
- * written once into an exactly sized array: the groups' sizes are summed first, since each
- * length prefix precedes its group.
+ * bytes followed by its appended attributes, in the resource and scope groups they arrived in.
+ * No message tree is built, and the request is written once into an exactly sized array: the
+ * groups' sizes are summed first, since each length prefix precedes its group.
  */
 final class ExportRequestEncoder {
 
