@@ -2,13 +2,14 @@
 # Where the machine's CPU goes in the steady state, by process and by thread group: the decode-only
 # sink as next hop, spanprof, and the load generator flat out; per-thread CPU time read from
 # /proc over a 40 s window after a 30 s warm-up. Run from the repository root after
-# `mvn -B -q install -DskipTests`. Extra JVM options for spanprof in SPANPROF_JAVA_OPTS.
+# `mvn -B -q install -DskipTests`. spanprof's JVM options besides the heap in SPANPROF_JAVA_OPTS
+# (default: the collector its manifests choose).
 set -euo pipefail
 jar=bench/target/benchmarks.jar
 java -cp "$jar" dev.spanprof.bench.DecodeOnlySink 4320 > /tmp/spanprof-sink.log 2>&1 &
 sink=$!
 # shellcheck disable=SC2086
-java -Xmx1536m ${SPANPROF_JAVA_OPTS:-} -Dspanprof.export.endpoint=http://localhost:4320 \
+java -Xmx1536m ${SPANPROF_JAVA_OPTS:--XX:+UseParallelGC} -Dspanprof.export.endpoint=http://localhost:4320 \
     -jar service/target/spanprof-all.jar > /tmp/spanprof-service.log 2>&1 &
 service=$!
 trap 'kill $service $sink 2>/dev/null || true' EXIT

@@ -39,6 +39,13 @@ def env(container):
     return {e["name"]: e.get("value") for e in container.get("env", [])}
 
 
+def image_java_options():
+    """The JVM options the image sets (its ENV JAVA_TOOL_OPTIONS)."""
+    with open(os.path.join(DEPLOY, "Dockerfile"), encoding="utf-8") as dockerfile:
+        (options,) = re.findall(r'^ENV JAVA_TOOL_OPTIONS="([^"]*)"$', dockerfile.read(), re.M)
+    return options
+
+
 def documented_keys():
     """The spanprof.* keys of README.md's configuration table."""
     with open(os.path.join(ROOT, "README.md"), encoding="utf-8") as readme:
@@ -71,6 +78,9 @@ class SpanprofContainerChecks:
         self.assertEqual(security["capabilities"]["drop"], ["ALL"])
         self.assertTrue(container["image"].startswith("ghcr.io/spanprof/spanprof:"))
         self.assertEqual(env(container)["MICRONAUT_CONFIG_FILES"], "/etc/spanprof/spanprof.yml")
+        # Manifests that replace the image's JVM options must not lose the collector choice.
+        self.assertEqual(env(container)["JAVA_TOOL_OPTIONS"], image_java_options())
+        self.assertIn("-XX:+UseParallelGC", image_java_options().split())
         mounts = {m["mountPath"] for m in container["volumeMounts"]}
         self.assertEqual(mounts, {"/etc/spanprof", "/tmp"})
         limits = container["resources"]["limits"]
