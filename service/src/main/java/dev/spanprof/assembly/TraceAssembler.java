@@ -38,6 +38,8 @@ public final class TraceAssembler {
   private final AssemblyPolicy policy;
   private final long timeoutNanos;
   private final long maxAgeNanos;
+  /** A trace that first arrived less than this long ago is due neither by timeout nor by age. */
+  private final long dueAfterNanos;
   private final TimeSource time;
   private final TraceHandoff handoff;
   private final AssemblyListener listener;
@@ -61,6 +63,7 @@ public final class TraceAssembler {
     this.policy = policy;
     this.timeoutNanos = policy.traceTimeout().toNanos();
     this.maxAgeNanos = policy.maxTraceAge().toNanos();
+    this.dueAfterNanos = Math.min(timeoutNanos, maxAgeNanos);
     this.time = time;
     this.handoff = handoff;
     this.listener = listener;
@@ -133,6 +136,17 @@ public final class TraceAssembler {
   /** Spans accepted and not yet handed on with their completed trace. */
   public long bufferedSpans() {
     return bufferedSpans.get();
+  }
+
+  /** How many open traces the sweeps so far have looked at: tests check a sweep's cost. */
+  long tracesExaminedBySweeps() {
+    long examined = 0;
+    for (Shard shard : shards) {
+      synchronized (shard) {
+        examined += shard.examined;
+      }
+    }
+    return examined;
   }
 
   private boolean reserve(int count) {
@@ -211,9 +225,13 @@ public final class TraceAssembler {
    */
   private final class Shard {
     private final LinkedHashMap<TraceId, PendingTrace> open = new LinkedHashMap<>();
+    /** Traces at the span limit that the hand-off had no room for: due wherever they are. */
+    private final List<PendingTrace> atSpanLimit = new ArrayList<>();
     private final LinkedHashMap<TraceId, Completion> recentlyCompleted;
     /** The head of {@link #open}, published for lock-free eviction scans; null when empty. */
     volatile PendingTrace oldest;
+    /** Open traces looked at by sweeps. */
+    long examined;
 
     Shard(int recentCapacity) {
       this.recentlyCompleted = new LinkedHashMap<>() {
@@ -240,16 +258,36 @@ public final class TraceAssembler {
       }
       trace.spans.add(span);
       trace.lastArrivalNanos = now;
-      if (trace.spans.size() >= policy.maxSpansPerTrace()) {
-        // When the hand-off is full the trace stays (over its limit) until a sweep finds room.
-        complete(trace, Completion.SPAN_LIMIT);
+      if (trace.spans.size() == policy.maxSpansPerTrace()
+          && !complete(trace, Completion.SPAN_LIMIT)) {
+        // The hand-off is full: the trace stays (over its limit) until a sweep finds room.
+        atSpanLimit.add(trace);
       }
       return trace.late;
     }
 
+    /**
+     * Looks at the open traces, in first-arrival order, only while they first arrived at least
+     * the timeout (or the maximum age, if shorter) ago: the rest arrived later still and are due
+     * by neither. So a sweep costs the traces open that long, those it completes and those still
+     * receiving spans, not all those buffered. Arrival times are read before the shard's monitor
+     * is taken, so a trace whose first span raced another request's may complete a sweep late.
+     */
     synchronized boolean completeDue(long now) {
+      while (!atSpanLimit.isEmpty()) {
+        PendingTrace trace = atSpanLimit.get(atSpanLimit.size() - 1);
+        // Completed since (evicted, say) when it is no longer the open trace of its id.
+        if (open.get(trace.id) == trace && !complete(trace, dueReason(trace, now))) {
+          return false;
+        }
+        atSpanLimit.remove(atSpanLimit.size() - 1);
+      }
       List<PendingTrace> due = null;
       for (PendingTrace trace : open.values()) {
+        examined++;
+        if (now - trace.firstArrivalNanos < dueAfterNanos) {
+          break;
+        }
         if (dueReason(trace, now) != null) {
           if (due == null) {
             due = new ArrayList<>();

@@ -67,6 +67,44 @@ class TraceAssemblerTest {
   }
 
   @Test
+  void sweep_looksAtTracesOnlyUpToTheFirstThatArrivedTooRecentlyToBeDue() {
+    TraceAssembler assembler = assembler(10_000, 100);
+    for (int trace = 1; trace <= 1000; trace++) {
+      assembler.offer(List.of(span(trace, 1)));
+    }
+    time.advance(Duration.ofSeconds(3));
+    for (int trace = 1001; trace <= 2000; trace++) {
+      assembler.offer(List.of(span(trace, 1)));
+    }
+    time.advance(Duration.ofSeconds(2));
+
+    assembler.sweep();
+
+    assertThat(handoff.traces).hasSize(1000)
+        .allSatisfy(trace -> assertThat(trace.traceId().low()).isLessThanOrEqualTo(1000));
+    // The due thousand, and in each of the four shards the first trace that is not due.
+    assertThat(assembler.tracesExaminedBySweeps()).isEqualTo(1000 + 4);
+  }
+
+  @Test
+  void sweep_traceAtSpanLimitWhileHandoffRefused_completesWithSpanLimitBeforeItsTimeout() {
+    TraceAssembler assembler = assembler(100, 3);
+    handoff.refusing = true;
+    assembler.offer(List.of(span(1, 1), span(1, 2), span(1, 3)));
+    assembler.offer(List.of(span(1, 4)));
+    assertThat(handoff.traces).isEmpty();
+
+    handoff.refusing = false;
+    assembler.sweep();
+
+    assertThat(handoff.traces).singleElement().satisfies(trace -> {
+      assertThat(trace.completion()).isEqualTo(Completion.SPAN_LIMIT);
+      assertThat(trace.spanCount()).isEqualTo(4);
+    });
+    assertThat(assembler.bufferedSpans()).isZero();
+  }
+
+  @Test
   void sweep_traceStillReceivingAtMaxAge_completesWithMaxAge() {
     TraceAssembler assembler = assembler(1000, 1000);
     for (int second = 0; second < 60; second++) {
