@@ -137,28 +137,11 @@ public final class DistributionService implements ProfileConsumer {
 
   /**
    * What a span's series are keyed by. The span's strings are interned at ingest and cache their
-   * hashes, so building and hashing one is cheap next to the three series keys it stands for;
-   * equality is written out so that those shared strings compare by identity first.
+   * hashes (and {@code String.equals} checks identity first), so building, hashing and comparing
+   * one is cheap next to the three series keys it stands for.
    */
   private record SpanSeriesKey(
-      String service, String name, SpanKind kind, SpanStatus status, List<String> dimensionValues) {
-
-    @Override
-    public boolean equals(Object other) {
-      return other instanceof SpanSeriesKey that
-          && kind == that.kind
-          && status == that.status
-          && (service == that.service || service.equals(that.service))
-          && (name == that.name || name.equals(that.name))
-          && dimensionValues.equals(that.dimensionValues);
-    }
-
-    @Override
-    public int hashCode() {
-      return ((31 * service.hashCode() + name.hashCode()) * 31 + kind.ordinal()) * 31
-          + status.ordinal() + dimensionValues.hashCode();
-    }
-  }
+      String service, String name, SpanKind kind, SpanStatus status, List<String> dimensionValues) {}
 
   /** The three series a span records into. */
   private record SpanSeries(Distribution duration, Distribution selfTime, Distribution criticalPath) {
