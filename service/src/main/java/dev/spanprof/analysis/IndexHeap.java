@@ -22,10 +22,15 @@ final class IndexHeap {
   private int size;
 
   IndexHeap(int capacity, Order order) {
+    this(new int[capacity], new int[capacity], capacity, order);
+  }
+
+  /** A heap in the caller's arrays, each at least {@code capacity} long (reused scratch). */
+  IndexHeap(int[] heap, int[] position, int capacity, Order order) {
     this.order = order;
-    this.heap = new int[capacity];
-    this.position = new int[capacity];
-    Arrays.fill(position, -1);
+    this.heap = heap;
+    this.position = position;
+    Arrays.fill(position, 0, capacity, -1);
   }
 
   boolean isEmpty() {

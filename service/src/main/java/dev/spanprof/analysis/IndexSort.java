@@ -28,9 +28,9 @@ final class IndexSort {
     sort(indices, from, to, keys, false);
   }
 
-  /** Sorts {@code indices[0, length)} so that {@code keys[indices[i]]} descends; stable. */
-  static void byKeyDescending(int[] indices, int length, long[] keys) {
-    sort(indices, 0, length, keys, true);
+  /** Sorts {@code indices[from, to)} so that {@code keys[indices[i]]} descends; stable. */
+  static void byKeyDescending(int[] indices, int from, int to, long[] keys) {
+    sort(indices, from, to, keys, true);
   }
 
   private static void sort(int[] indices, int from, int to, long[] keys, boolean descending) {

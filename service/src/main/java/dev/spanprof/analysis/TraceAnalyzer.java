@@ -10,7 +10,6 @@ import dev.spanprof.analysis.TraceProfile.StateTime;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.BitSet;
-import java.util.Collections;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
@@ -37,7 +36,8 @@ import java.util.Map;
  * the nesting depth on one resource (a span's activation updates the counts of its ancestors on
  * its resource). {@link #countWork} lets the tests show it on 100 000-span traces.
  *
- * <p>Thread-safe: each call works on its own state.
+ * <p>Thread-safe: each call works on its own state, in arrays and name tables its thread reuses
+ * from one analysis to the next ({@link ScratchArrays}); nothing of them reaches the profile.
  */
 public final class TraceAnalyzer {
 
@@ -46,6 +46,9 @@ public final class TraceAnalyzer {
       Comparator.comparingInt(StateDefinition::priority).reversed()
           .thenComparing(StateDefinition::name);
 
+  /** Each analysing thread's reusable arrays and name tables. */
+  private static final ThreadLocal<Scratch> SCRATCH = ThreadLocal.withInitial(Scratch::new);
+
   private final SpanMapping mapping;
 
   public TraceAnalyzer(SpanMapping mapping) {
@@ -53,7 +56,7 @@ public final class TraceAnalyzer {
   }
 
   public TraceProfile analyze(TraceId traceId, List<SpanRecord> spans) {
-    return new Run(spans, mapping).profile(traceId);
+    return new Run(spans, mapping, SCRATCH.get()).profile(traceId);
   }
 
   /**
@@ -61,12 +64,16 @@ public final class TraceAnalyzer {
    * scans), so tests can check the cost grows as the algorithm says, without timing anything.
    */
   long countWork(TraceId traceId, List<SpanRecord> spans) {
-    Run run = new Run(spans, mapping);
+    Run run = new Run(spans, mapping, SCRATCH.get());
     run.profile(traceId);
     return run.work;
   }
 
-  /** The state of one analysis. Arrays are indexed by the span's position in the input list. */
+  /**
+   * The state of one analysis. Arrays are indexed by the span's position in the input list; they
+   * come from the thread's scratch, so they may be longer than the trace: loops run to n, or to
+   * the count of names, never to an array's length.
+   */
   private static final class Run {
     private final SpanMapping mapping;
     private final int n;
@@ -82,20 +89,23 @@ public final class TraceAnalyzer {
     private final int[] operation;
     private final int[] category;
     private final int[] service;
-    private final Names<String> resources = new Names<>();
-    private final Names<String> pools = new Names<>();
-    private final Names<String> states = new Names<>();
-    private final Names<Operation> operations = new Names<>();
-    private final Names<String> categories = new Names<>();
-    private final Names<String> services = new Names<>();
-    private final List<StateDefinition> stateDefinitions = new ArrayList<>();
+    private final ScratchArrays arrays;
+    private final Names<String> resources;
+    private final Names<String> pools;
+    private final Names<String> states;
+    private final Names<Operation> operations;
+    private final Names<String> categories;
+    private final Names<String> services;
+    private final List<StateDefinition> stateDefinitions;
     /** Per state index, its place in the dominance order (0 dominates all). */
     private int[] stateRank;
     private int[] stateByRank;
 
     private int[] parent;
     private boolean[] inTree;
-    private int[][] children;
+    /** Span i's children are childList[childStart[i], childStart[i + 1]). */
+    private int[] childStart;
+    private int[] childList;
     long work;
     private int primaryRoot = -1;
 
@@ -105,28 +115,40 @@ public final class TraceAnalyzer {
     private long[] operationResourceNs;
     /** Time by (service, pool, state), keyed by their ids mixed into one number. */
     private final Map<Long, long[]> servicePoolState = new HashMap<>();
-    private final Segments segments = new Segments();
+    private final Segments segments;
     /** Each span's interval clipped to its parent's walked part, set when the parent is walked. */
     private long[] clippedFrom;
     private long[] clippedTo;
+    /** The walk's frames' eligible children (see {@link Frame}). */
+    private int[] walkChildren;
     /** Span ids with the sign bit flipped, so that signed order is the ids' unsigned order. */
     private long[] unsignedSpanIds;
 
-    Run(List<SpanRecord> spans, SpanMapping mapping) {
+    Run(List<SpanRecord> spans, SpanMapping mapping, Scratch scratch) {
       this.mapping = mapping;
       this.n = spans.size();
       this.span = spans.toArray(new SpanRecord[0]);
-      this.start = new long[n];
-      this.end = new long[n];
-      this.allocation = new boolean[n];
-      this.cores = new double[n];
-      this.capacity = new double[n];
-      this.resource = new int[n];
-      this.pool = new int[n];
-      this.state = new int[n];
-      this.operation = new int[n];
-      this.category = new int[n];
-      this.service = new int[n];
+      scratch.clear();
+      this.arrays = scratch.arrays;
+      this.resources = scratch.resources;
+      this.pools = scratch.pools;
+      this.states = scratch.states;
+      this.operations = scratch.operations;
+      this.categories = scratch.categories;
+      this.services = scratch.services;
+      this.stateDefinitions = scratch.stateDefinitions;
+      this.segments = scratch.segments;
+      this.start = arrays.longs(n);
+      this.end = arrays.longs(n);
+      this.allocation = arrays.booleans(n);
+      this.cores = arrays.doubles(n);
+      this.capacity = arrays.doubles(n);
+      this.resource = arrays.ints(n);
+      this.pool = arrays.ints(n);
+      this.state = arrays.ints(n);
+      this.operation = arrays.ints(n);
+      this.category = arrays.ints(n);
+      this.service = arrays.ints(n);
     }
 
     TraceProfile profile(TraceId traceId) {
@@ -146,11 +168,14 @@ public final class TraceAnalyzer {
       long ttc = minStart == Long.MAX_VALUE ? 0 : maxEnd - minStart;
       long ttx = unionOfActivity();
       sweepResources();
-      long resourceTime = Arrays.stream(busy).sum();
+      long resourceTime = 0;
+      for (int r = 0; r < resources.size(); r++) {
+        resourceTime += busy[r];
+      }
       long[][] inclusiveExclusive = sweepStates();
       long[] self = selfTimes();
-      long[] critical = new long[n];
-      boolean[] onPath = new boolean[n];
+      long[] critical = arrays.longs(n);
+      boolean[] onPath = arrays.booleans(n);
       long criticalPath = criticalPath(critical, onPath);
       List<PoolUsage> poolUsages = poolUsages();
 
@@ -162,7 +187,8 @@ public final class TraceAnalyzer {
       }
       return new TraceProfile(traceId, n, spanTime, ttx, ttc, resourceTime,
           ttx == 0 ? 0 : (double) resourceTime / ttx, criticalPath,
-          stateTimes(inclusiveExclusive), resourceBusy(), operationTimes(), operations.names(),
+          stateTimes(inclusiveExclusive), resourceBusy(), operationTimes(),
+          List.copyOf(operations.names()),
           spanProfiles, poolUsages, servicePoolStateTimes(), chosenSegments(), primaryRoot);
     }
 
@@ -198,18 +224,18 @@ public final class TraceAnalyzer {
     // ---- Phase 2: the span tree ---------------------------------------------------------------
 
     private void buildTree() {
-      parent = new int[n];
-      inTree = new boolean[n];
+      parent = arrays.ints(n);
+      inTree = arrays.booleans(n);
       // Span ids sorted (stable: of equal ids the first span comes first) and searched, rather
       // than hashed: no boxed id per span.
-      long[] ids = new long[n];
-      int[] byId = new int[n];
+      long[] ids = arrays.longs(n);
+      int[] byId = arrays.ints(n);
       for (int i = 0; i < n; i++) {
         ids[i] = span[i].spanId();
         byId[i] = i;
       }
       IndexSort.byKey(byId, n, ids);
-      long[] sortedIds = new long[n];
+      long[] sortedIds = arrays.longs(n);
       for (int k = 0; k < n; k++) {
         sortedIds[k] = ids[byId[k]];
         // Duplicates count everywhere but in the tree: the first span of an id builds it.
@@ -218,35 +244,37 @@ public final class TraceAnalyzer {
       for (int i = 0; i < n; i++) {
         parent[i] = -1;
         if (inTree[i] && span[i].parentSpanId() != 0) {
-          int p = firstWithId(sortedIds, byId, span[i].parentSpanId());
+          int p = firstWithId(sortedIds, byId, n, span[i].parentSpanId());
           if (p >= 0 && p != i) {
             parent[i] = p;
           }
         }
       }
       breakCycles();
-      int[] childCount = new int[n];
+      // Children grouped by parent in one array, in span order within each parent.
+      childStart = arrays.ints(n + 1);
       for (int i = 0; i < n; i++) {
         if (parent[i] >= 0) {
-          childCount[parent[i]]++;
+          childStart[parent[i] + 1]++;
         }
       }
-      children = new int[n][];
       for (int i = 0; i < n; i++) {
-        children[i] = new int[childCount[i]];
-        childCount[i] = 0;
+        childStart[i + 1] += childStart[i];
       }
+      childList = arrays.ints(n);
+      int[] fill = arrays.ints(n);
+      System.arraycopy(childStart, 0, fill, 0, n);
       for (int i = 0; i < n; i++) {
         if (parent[i] >= 0) {
-          children[parent[i]][childCount[parent[i]]++] = i;
+          childList[fill[parent[i]]++] = i;
         }
       }
     }
 
     /** The first span with id {@code id}, or -1: a binary search for the start of its run. */
-    private static int firstWithId(long[] sortedIds, int[] byId, long id) {
+    private static int firstWithId(long[] sortedIds, int[] byId, int length, long id) {
       int low = 0;
-      int high = sortedIds.length;
+      int high = length;
       while (low < high) {
         int middle = (low + high) >>> 1;
         if (sortedIds[middle] < id) {
@@ -255,13 +283,13 @@ public final class TraceAnalyzer {
           high = middle;
         }
       }
-      return low < sortedIds.length && sortedIds[low] == id ? byId[low] : -1;
+      return low < length && sortedIds[low] == id ? byId[low] : -1;
     }
 
     /** Spans on a parent cycle become roots (semantics.md §2, critical path). */
     private void breakCycles() {
-      byte[] mark = new byte[n]; // 0 new, 1 on the current path, 2 done
-      int[] path = new int[n];
+      int[] mark = arrays.ints(n); // 0 new, 1 on the current path, 2 done
+      int[] path = arrays.ints(n);
       for (int i = 0; i < n; i++) {
         int length = 0;
         int at = i;
@@ -290,7 +318,7 @@ public final class TraceAnalyzer {
     // ---- Phase 3: per-resource sweep --------------------------------------------------------
 
     private long unionOfActivity() {
-      int[] order = new int[n];
+      int[] order = arrays.ints(n);
       int count = 0;
       for (int i = 0; i < n; i++) {
         if (!allocation[i] && end[i] > start[i]) {
@@ -309,14 +337,14 @@ public final class TraceAnalyzer {
      */
     private void sweepResources() {
       int resourceCount = resources.size();
-      busy = new long[resourceCount];
-      stateResourceNs = new long[states.size()];
-      operationResourceNs = new long[operations.size()];
+      busy = arrays.longs(resourceCount);
+      stateResourceNs = arrays.longs(states.size());
+      operationResourceNs = arrays.longs(operations.size());
       int[] resourceParent = resourceParents();
-      int[] activeDescendants = new int[n];
+      int[] activeDescendants = arrays.ints(n);
 
       // Group the timeline spans (activity spans of positive length) by resource.
-      int[] groupStart = new int[resourceCount + 1];
+      int[] groupStart = arrays.ints(resourceCount + 1);
       for (int i = 0; i < n; i++) {
         if (onTimeline(i)) {
           groupStart[resource[i] + 1]++;
@@ -325,19 +353,21 @@ public final class TraceAnalyzer {
       for (int r = 0; r < resourceCount; r++) {
         groupStart[r + 1] += groupStart[r];
       }
-      int[] byResource = new int[groupStart[resourceCount]];
-      int[] fill = Arrays.copyOf(groupStart, resourceCount);
+      int timelineSpans = groupStart[resourceCount];
+      int[] byResource = arrays.ints(timelineSpans);
+      int[] fill = arrays.ints(resourceCount);
+      System.arraycopy(groupStart, 0, fill, 0, resourceCount);
       for (int i = 0; i < n; i++) {
         if (onTimeline(i)) {
           byResource[fill[resource[i]]++] = i;
         }
       }
 
-      int[] starts = new int[byResource.length];
-      int[] ends = new int[byResource.length];
-      boolean[] active = new boolean[n];
+      int[] starts = arrays.ints(timelineSpans);
+      int[] ends = arrays.ints(timelineSpans);
+      boolean[] active = arrays.booleans(n);
       // The active spans with no active descendant, best first: the first is the chosen span.
-      IndexHeap leaves = new IndexHeap(n, this::choiceBefore);
+      IndexHeap leaves = new IndexHeap(arrays.ints(n), arrays.ints(n), n, this::choiceBefore);
       for (int r = 0; r < resourceCount; r++) {
         int size = groupStart[r + 1] - groupStart[r];
         System.arraycopy(byResource, groupStart[r], starts, 0, size);
@@ -390,7 +420,7 @@ public final class TraceAnalyzer {
 
     /** Each activity span's nearest ancestor on the same resource (any depth), or -1. */
     private int[] resourceParents() {
-      int[] resourceParent = new int[n];
+      int[] resourceParent = arrays.ints(n);
       for (int i = 0; i < n; i++) {
         resourceParent[i] = -1;
         if (allocation[i]) {
@@ -442,11 +472,11 @@ public final class TraceAnalyzer {
      */
     private long[][] sweepStates() {
       int stateCount = states.size();
-      long[] inclusive = new long[stateCount];
-      long[] exclusive = new long[stateCount];
+      long[] inclusive = arrays.longs(stateCount);
+      long[] exclusive = arrays.longs(stateCount);
       int m = segments.size;
-      int[] byStart = new int[m];
-      int[] byEnd = new int[m];
+      int[] byStart = arrays.ints(m);
+      int[] byEnd = arrays.ints(m);
       for (int k = 0; k < m; k++) {
         byStart[k] = k;
         byEnd[k] = k;
@@ -455,9 +485,9 @@ public final class TraceAnalyzer {
       IndexSort.byKey(byEnd, m, segments.to);
 
       // Inclusive: segments arrive by start, so each state's union grows at its right end.
-      long[] unionFrom = new long[stateCount];
-      long[] unionTo = new long[stateCount];
-      Arrays.fill(unionTo, Long.MIN_VALUE);
+      long[] unionFrom = arrays.longs(stateCount);
+      long[] unionTo = arrays.longs(stateCount);
+      Arrays.fill(unionTo, 0, stateCount, Long.MIN_VALUE);
       for (int k = 0; k < m; k++) {
         int segment = byStart[k];
         int s = state[segments.span[segment]];
@@ -480,7 +510,7 @@ public final class TraceAnalyzer {
       }
 
       // Exclusive: the states present, dominant first.
-      int[] present = new int[stateCount];
+      int[] present = arrays.ints(stateCount);
       // The ranks of the states present: the lowest set bit is the dominant state.
       BitSet presentRanks = new BitSet(stateCount);
       int presentCount = 0;
@@ -526,8 +556,8 @@ public final class TraceAnalyzer {
     private void rankStates() {
       StateDefinition[] order = stateDefinitions.toArray(new StateDefinition[0]);
       Arrays.sort(order, DOMINANCE);
-      stateRank = new int[order.length];
-      stateByRank = new int[order.length];
+      stateRank = arrays.ints(order.length);
+      stateByRank = arrays.ints(order.length);
       for (int rank = 0; rank < order.length; rank++) {
         int state = states.index(order[rank].name());
         stateRank[state] = rank;
@@ -538,13 +568,14 @@ public final class TraceAnalyzer {
     // ---- Phase 5: self time -----------------------------------------------------------------
 
     private long[] selfTimes() {
-      long[] self = new long[n];
-      long[] clippedStart = new long[n];
-      long[] clippedEnd = new long[n];
-      int[] order = new int[n];
+      long[] self = arrays.longs(n);
+      long[] clippedStart = arrays.longs(n);
+      long[] clippedEnd = arrays.longs(n);
+      int[] order = arrays.ints(n);
       for (int i = 0; i < n; i++) {
         int count = 0;
-        for (int c : children[i]) {
+        for (int k = childStart[i]; k < childStart[i + 1]; k++) {
+          int c = childList[k];
           clippedStart[c] = Math.max(start[c], start[i]);
           clippedEnd[c] = Math.min(end[c], end[i]);
           if (clippedEnd[c] > clippedStart[c]) {
@@ -552,7 +583,7 @@ public final class TraceAnalyzer {
           }
         }
         IndexSort.byKey(order, count, clippedStart);
-        work += children[i].length;
+        work += childStart[i + 1] - childStart[i];
         self[i] = end[i] - start[i] - Intervals.unionLength(order, count, clippedStart, clippedEnd);
       }
       return self;
@@ -569,8 +600,9 @@ public final class TraceAnalyzer {
      * A child ending exactly at the cursor is eligible, so back-to-back children stay on the path.
      */
     private long criticalPath(long[] critical, boolean[] onPath) {
-      clippedFrom = new long[n];
-      clippedTo = new long[n];
+      clippedFrom = arrays.longs(n);
+      clippedTo = arrays.longs(n);
+      walkChildren = arrays.ints(n);
       List<Integer> roots = new ArrayList<>();
       for (int i = 0; i < n; i++) {
         if (inTree[i] && parent[i] < 0) {
@@ -593,34 +625,38 @@ public final class TraceAnalyzer {
       return primary;
     }
 
-    /** One frame of the iterative walk: a span and its eligible children, in walk order. */
+    /**
+     * One frame of the iterative walk: a span and its eligible children, in walk order, at
+     * {@code walkChildren[next, end)}. Frames take that array as a stack: a frame's children
+     * start where its parent frame's end, and a span is a child of one span only, so the frames
+     * on the stack never need more than n places.
+     */
     private static final class Frame {
       final int span;
       final long lo;
-      final int[] children;
-      final int childCount;
+      final int end;
       int next;
       long cursor;
 
-      Frame(int span, long lo, long hi, int[] children, int childCount) {
+      Frame(int span, long lo, long hi, int from, int end) {
         this.span = span;
         this.lo = lo;
         this.cursor = hi;
-        this.children = children;
-        this.childCount = childCount;
+        this.next = from;
+        this.end = end;
       }
     }
 
     private long walk(int root, long[] critical, boolean[] onPath) {
       long total = 0;
       ArrayList<Frame> stack = new ArrayList<>();
-      stack.add(frame(root, start[root], end[root]));
+      stack.add(frame(root, start[root], end[root], 0));
       onPath[root] = true;
       while (!stack.isEmpty()) {
         Frame f = stack.get(stack.size() - 1);
         boolean descended = false;
-        while (f.next < f.childCount) {
-          int child = f.children[f.next++];
+        while (f.next < f.end) {
+          int child = walkChildren[f.next++];
           if (clippedTo[child] > f.cursor) {
             continue;
           }
@@ -628,7 +664,7 @@ public final class TraceAnalyzer {
           total += f.cursor - clippedTo[child];
           f.cursor = clippedFrom[child];
           onPath[child] = true;
-          stack.add(frame(child, clippedFrom[child], clippedTo[child]));
+          stack.add(frame(child, clippedFrom[child], clippedTo[child], f.end));
           descended = true;
           break;
         }
@@ -641,13 +677,16 @@ public final class TraceAnalyzer {
       return total;
     }
 
-    /** The eligible children of s within [lo, hi), clipped, by clipped end descending. */
-    private Frame frame(int s, long lo, long hi) {
-      int[] kids = children[s];
+    /**
+     * The eligible children of s within [lo, hi), clipped, by clipped end descending, placed in
+     * {@link #walkChildren} from {@code from}.
+     */
+    private Frame frame(int s, long lo, long hi, int from) {
       boolean producer = span[s].kind() == SpanKind.PRODUCER;
-      int count = 0;
-      int[] eligible = new int[kids.length];
-      for (int c : kids) {
+      int count = from;
+      int[] eligible = walkChildren;
+      for (int k = childStart[s]; k < childStart[s + 1]; k++) {
+        int c = childList[k];
         // A CONSUMER under a PRODUCER runs after the hand-off: it does not block its parent.
         if (producer && span[c].kind() == SpanKind.CONSUMER) {
           continue;
@@ -659,26 +698,26 @@ public final class TraceAnalyzer {
           eligible[count++] = c;
         }
       }
-      IndexSort.byKeyDescending(eligible, count, clippedTo);
+      IndexSort.byKeyDescending(eligible, from, count, clippedTo);
       // Children ending together (rare): longer first, then span id; stable sorts from the
       // least significant key.
-      for (int from = 0, to; from < count; from = to) {
-        to = from + 1;
-        while (to < count && clippedTo[eligible[to]] == clippedTo[eligible[from]]) {
-          to++;
+      for (int tieFrom = from, tieTo; tieFrom < count; tieFrom = tieTo) {
+        tieTo = tieFrom + 1;
+        while (tieTo < count && clippedTo[eligible[tieTo]] == clippedTo[eligible[tieFrom]]) {
+          tieTo++;
         }
-        if (to - from > 1) {
-          IndexSort.byKey(eligible, from, to, unsignedSpanIds());
-          IndexSort.byKey(eligible, from, to, clippedFrom);
+        if (tieTo - tieFrom > 1) {
+          IndexSort.byKey(eligible, tieFrom, tieTo, unsignedSpanIds());
+          IndexSort.byKey(eligible, tieFrom, tieTo, clippedFrom);
         }
       }
-      work += kids.length;
-      return new Frame(s, lo, hi, eligible, count);
+      work += childStart[s + 1] - childStart[s];
+      return new Frame(s, lo, hi, from, count);
     }
 
     private long[] unsignedSpanIds() {
       if (unsignedSpanIds == null) {
-        unsignedSpanIds = new long[n];
+        unsignedSpanIds = arrays.longs(n);
         for (int i = 0; i < n; i++) {
           unsignedSpanIds[i] = span[i].spanId() ^ Long.MIN_VALUE;
         }
@@ -742,7 +781,7 @@ public final class TraceAnalyzer {
 
     private List<StateTime> stateTimes(long[][] inclusiveExclusive) {
       List<StateTime> result = new ArrayList<>();
-      for (int s = 0; s < stateResourceNs.length; s++) {
+      for (int s = 0; s < states.size(); s++) {
         if (stateResourceNs[s] > 0) {
           result.add(new StateTime(states.name(s), stateResourceNs[s], inclusiveExclusive[0][s],
               inclusiveExclusive[1][s]));
@@ -754,7 +793,7 @@ public final class TraceAnalyzer {
 
     private List<ResourceBusy> resourceBusy() {
       List<ResourceBusy> result = new ArrayList<>();
-      for (int r = 0; r < busy.length; r++) {
+      for (int r = 0; r < resources.size(); r++) {
         if (busy[r] > 0) {
           result.add(new ResourceBusy(resources.name(r), busy[r]));
         }
@@ -765,7 +804,7 @@ public final class TraceAnalyzer {
 
     private List<OperationTime> operationTimes() {
       List<OperationTime> result = new ArrayList<>();
-      for (int o = 0; o < operationResourceNs.length; o++) {
+      for (int o = 0; o < operations.size(); o++) {
         if (operationResourceNs[o] > 0) {
           Operation key = operations.name(o);
           result.add(new OperationTime(key.service(), key.name(), operationResourceNs[o]));
@@ -792,30 +831,113 @@ public final class TraceAnalyzer {
 
   /** Small dense ids for the distinct names of one trace. */
   private static final class Names<T> {
-    private final HashMap<T, Integer> ids = new HashMap<>();
-    private final List<T> names = new ArrayList<>();
+    /** Past this many slots a table is dropped when cleared, so a huge trace's is not kept. */
+    private static final int MAX_KEPT_SLOTS = 2 * ScratchArrays.MAX_REUSED_LENGTH;
+
+    // Open addressing, linear probing. A slot holds a name of this trace only when its
+    // generation is the current one: clearing is a new generation, not a pass over the table.
+    private Object[] slotNames = new Object[16];
+    private int[] slotIds = new int[16];
+    private int[] slotGenerations = new int[16];
+    private int generation = 1;
+    private final ArrayList<T> names = new ArrayList<>();
 
     int index(T name) {
-      Integer id = ids.get(name);
-      if (id == null) {
-        id = names.size();
-        ids.put(name, id);
-        names.add(name);
+      int mask = slotNames.length - 1;
+      for (int slot = spread(name.hashCode()) & mask; ; slot = (slot + 1) & mask) {
+        if (slotGenerations[slot] != generation) {
+          int id = names.size();
+          names.add(name);
+          if (2 * names.size() > slotNames.length) {
+            rehash(2 * slotNames.length);
+          } else {
+            occupy(slot, name, id);
+          }
+          return id;
+        }
+        Object candidate = slotNames[slot];
+        if (candidate == name || candidate.equals(name)) {
+          return slotIds[slot];
+        }
       }
-      return id;
     }
 
     T name(int index) {
       return names.get(index);
     }
 
-    /** Every name, by index: a read-only view, since a trace's names are final once mapped. */
+    /** Every name, by index: a view, valid until the next {@link #clear}. */
     List<T> names() {
-      return Collections.unmodifiableList(names);
+      return names;
     }
 
     int size() {
       return names.size();
+    }
+
+    void clear() {
+      names.clear();
+      if (slotNames.length > MAX_KEPT_SLOTS) {
+        slotNames = new Object[16];
+        slotIds = new int[16];
+        slotGenerations = new int[16];
+        generation = 1;
+      } else if (++generation == 0) {
+        Arrays.fill(slotGenerations, 0);
+        generation = 1;
+      }
+    }
+
+    private void occupy(int slot, T name, int id) {
+      slotNames[slot] = name;
+      slotIds[slot] = id;
+      slotGenerations[slot] = generation;
+    }
+
+    /** Places every name of this trace in a table of {@code slots} slots. */
+    private void rehash(int slots) {
+      slotNames = new Object[slots];
+      slotIds = new int[slots];
+      slotGenerations = new int[slots];
+      generation = 1;
+      int mask = slots - 1;
+      for (int id = 0; id < names.size(); id++) {
+        T name = names.get(id);
+        int slot = spread(name.hashCode()) & mask;
+        while (slotGenerations[slot] == generation) {
+          slot = (slot + 1) & mask;
+        }
+        occupy(slot, name, id);
+      }
+    }
+
+    private static int spread(int hash) {
+      return hash ^ (hash >>> 16);
+    }
+  }
+
+  /** What one thread's analyses reuse: each analysis clears it first. */
+  private static final class Scratch {
+    final ScratchArrays arrays = new ScratchArrays();
+    final Names<String> resources = new Names<>();
+    final Names<String> pools = new Names<>();
+    final Names<String> states = new Names<>();
+    final Names<Operation> operations = new Names<>();
+    final Names<String> categories = new Names<>();
+    final Names<String> services = new Names<>();
+    final List<StateDefinition> stateDefinitions = new ArrayList<>();
+    final Segments segments = new Segments();
+
+    void clear() {
+      arrays.reset();
+      resources.clear();
+      pools.clear();
+      states.clear();
+      operations.clear();
+      categories.clear();
+      services.clear();
+      stateDefinitions.clear();
+      segments.clear();
     }
   }
 
@@ -825,6 +947,15 @@ public final class TraceAnalyzer {
     long[] to = new long[16];
     int[] span = new int[16];
     int size;
+
+    void clear() {
+      size = 0;
+      if (from.length > ScratchArrays.MAX_REUSED_LENGTH) {
+        from = new long[16];
+        to = new long[16];
+        span = new int[16];
+      }
+    }
 
     void add(long start, long end, int chosen) {
       if (size > 0 && span[size - 1] == chosen && to[size - 1] == start) {

@@ -51,7 +51,7 @@ class IntervalsTest {
           .sorted(Comparator.comparingLong(i -> -keys[i])).mapToInt(Integer::intValue).toArray();
 
       IndexSort.byKey(ascending, length, keys);
-      IndexSort.byKeyDescending(descending, length, keys);
+      IndexSort.byKeyDescending(descending, 0, length, keys);
 
       assertThat(ascending).as("ascending, length %d", length).containsExactly(expectedAscending);
       assertThat(descending).as("descending, length %d", length).containsExactly(expectedDescending);

@@ -13,6 +13,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.concurrent.FutureTask;
 import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;
 import net.jqwik.api.Combinators;
@@ -100,6 +101,28 @@ class TraceAnalyzerPropertyTest {
         assertClose(pool.utilization(), oracle.utilization.get(a));
       });
     }
+  }
+
+  /**
+   * A thread reuses its arrays and name tables from one analysis to the next: whatever it
+   * analysed before (here a larger trace, whose leftovers lie past the next one's length), a
+   * trace's profile equals the one a thread that never analysed anything computes.
+   */
+  @Property(tries = 200)
+  void profile_doesNotDependOnWhatTheThreadAnalysedBefore(
+      @ForAll("traces") List<SpanRecord> before, @ForAll("traces") List<SpanRecord> spans)
+      throws Exception {
+    TraceAnalyzer analyzer = new TraceAnalyzer(MAPPING);
+    List<SpanRecord> larger = new ArrayList<>(before);
+    larger.addAll(before);
+    analyzer.analyze(TraceBuilder.TRACE, larger);
+
+    TraceProfile afterAnother = analyzer.analyze(TraceBuilder.TRACE, spans);
+
+    FutureTask<TraceProfile> fresh =
+        new FutureTask<>(() -> new TraceAnalyzer(MAPPING).analyze(TraceBuilder.TRACE, spans));
+    new Thread(fresh).start();
+    assertThat(afterAnother).isEqualTo(fresh.get());
   }
 
   @Property(tries = 400)
