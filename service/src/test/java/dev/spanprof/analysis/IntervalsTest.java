@@ -2,6 +2,7 @@ package dev.spanprof.analysis;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.util.Arrays;
 import java.util.Comparator;
 import java.util.Random;
 import java.util.stream.IntStream;
@@ -55,6 +56,45 @@ class IntervalsTest {
 
       assertThat(ascending).as("ascending, length %d", length).containsExactly(expectedAscending);
       assertThat(descending).as("descending, length %d", length).containsExactly(expectedDescending);
+    }
+  }
+
+  /**
+   * A range inside a longer array, as the critical path's walk sorts each frame's children where
+   * its parent frame's end: only the range moves, sorted stably, also when it is merged.
+   */
+  @Test
+  void indexSort_sortsOnlyTheRange_bothWays() {
+    Random random = new Random(11);
+    for (int length = 0; length <= 60; length++) {
+      int from = random.nextInt(10);
+      int to = from + length;
+      int[] untouched = IntStream.range(0, to + 5).map(i -> 1000 + i).toArray();
+      long[] keys = random.longs(to + 5, 0, 10).toArray();
+      int[] ascending = untouched.clone();
+      int[] descending = untouched.clone();
+      for (int i = from; i < to; i++) {
+        ascending[i] = i;
+        descending[i] = i;
+      }
+      int[] expectedAscending = IntStream.range(from, to).boxed()
+          .sorted(Comparator.comparingLong(i -> keys[i])).mapToInt(Integer::intValue).toArray();
+      int[] expectedDescending = IntStream.range(from, to).boxed()
+          .sorted(Comparator.comparingLong(i -> -keys[i])).mapToInt(Integer::intValue).toArray();
+
+      IndexSort.byKey(ascending, from, to, keys);
+      IndexSort.byKeyDescending(descending, from, to, keys);
+
+      assertThat(Arrays.copyOfRange(ascending, from, to)).as("ascending, length %d", length)
+          .containsExactly(expectedAscending);
+      assertThat(Arrays.copyOfRange(descending, from, to)).as("descending, length %d", length)
+          .containsExactly(expectedDescending);
+      for (int i = 0; i < untouched.length; i++) {
+        if (i < from || i >= to) {
+          assertThat(ascending[i]).isEqualTo(untouched[i]);
+          assertThat(descending[i]).isEqualTo(untouched[i]);
+        }
+      }
     }
   }
 
