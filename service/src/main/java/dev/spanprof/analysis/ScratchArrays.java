@@ -15,7 +15,7 @@ import java.util.function.ToIntFunction;
  *
  * <p>An array may be longer than asked for: callers index only the length they asked for.
  * Arrays longer than {@link #MAX_REUSED_LENGTH} are never kept, so what a thread holds is
- * bounded (about 1.6 MB for the arrays an analysis takes) whatever the largest trace.
+ * bounded (about 1.2 MB for the fifty arrays an analysis takes) whatever the largest trace.
  */
 final class ScratchArrays {
 

@@ -878,6 +878,7 @@ public final class TraceAnalyzer {
     void clear() {
       names.clear();
       if (slotNames.length > MAX_KEPT_SLOTS) {
+        names.trimToSize();
         slotNames = new Object[16];
         slotIds = new int[16];
         slotGenerations = new int[16];
@@ -916,7 +917,10 @@ public final class TraceAnalyzer {
     }
   }
 
-  /** What one thread's analyses reuse: each analysis clears it first. */
+  /**
+   * What one thread's analyses reuse: each analysis clears it first. At most about 2 MB a thread
+   * (the arrays, six name tables of up to 8 192 slots, the segments), whatever the largest trace.
+   */
   private static final class Scratch {
     final ScratchArrays arrays = new ScratchArrays();
     final Names<String> resources = new Names<>();
