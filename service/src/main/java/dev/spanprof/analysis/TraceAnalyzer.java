@@ -251,22 +251,29 @@ public final class TraceAnalyzer {
         }
       }
       breakCycles();
-      // Children grouped by parent in one array, in span order within each parent.
       childStart = arrays.ints(n + 1);
+      childList = arrays.ints(n);
+      groupBy(parent, n, childStart, childList);
+    }
+
+    /**
+     * Groups the spans by {@code group[i]} (those with a negative one left out): the members of
+     * group g are {@code members[start[g], start[g + 1])}, in span order. A counting sort.
+     */
+    private void groupBy(int[] group, int groups, int[] start, int[] members) {
       for (int i = 0; i < n; i++) {
-        if (parent[i] >= 0) {
-          childStart[parent[i] + 1]++;
+        if (group[i] >= 0) {
+          start[group[i] + 1]++;
         }
       }
-      for (int i = 0; i < n; i++) {
-        childStart[i + 1] += childStart[i];
+      for (int g = 0; g < groups; g++) {
+        start[g + 1] += start[g];
       }
-      childList = arrays.ints(n);
-      int[] fill = arrays.ints(n);
-      System.arraycopy(childStart, 0, fill, 0, n);
+      int[] fill = arrays.ints(groups);
+      System.arraycopy(start, 0, fill, 0, groups);
       for (int i = 0; i < n; i++) {
-        if (parent[i] >= 0) {
-          childList[fill[parent[i]]++] = i;
+        if (group[i] >= 0) {
+          members[fill[group[i]]++] = i;
         }
       }
     }
@@ -344,24 +351,14 @@ public final class TraceAnalyzer {
       int[] activeDescendants = arrays.ints(n);
 
       // Group the timeline spans (activity spans of positive length) by resource.
+      int[] timelineResource = arrays.ints(n);
+      for (int i = 0; i < n; i++) {
+        timelineResource[i] = onTimeline(i) ? resource[i] : -1;
+      }
       int[] groupStart = arrays.ints(resourceCount + 1);
-      for (int i = 0; i < n; i++) {
-        if (onTimeline(i)) {
-          groupStart[resource[i] + 1]++;
-        }
-      }
-      for (int r = 0; r < resourceCount; r++) {
-        groupStart[r + 1] += groupStart[r];
-      }
+      int[] byResource = arrays.ints(n);
+      groupBy(timelineResource, resourceCount, groupStart, byResource);
       int timelineSpans = groupStart[resourceCount];
-      int[] byResource = arrays.ints(timelineSpans);
-      int[] fill = arrays.ints(resourceCount);
-      System.arraycopy(groupStart, 0, fill, 0, resourceCount);
-      for (int i = 0; i < n; i++) {
-        if (onTimeline(i)) {
-          byResource[fill[resource[i]]++] = i;
-        }
-      }
 
       int[] starts = arrays.ints(timelineSpans);
       int[] ends = arrays.ints(timelineSpans);
