@@ -8,6 +8,7 @@ import io.grpc.StatusRuntimeException;
 import io.grpc.netty.NettyChannelBuilder;
 import io.grpc.stub.ClientCalls;
 import io.opentelemetry.proto.collector.trace.v1.ExportTraceServiceResponse;
+import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -42,6 +43,14 @@ import org.HdrHistogram.Recorder;
  * instead; {@code --compare} to load the sink first and then the target, and print the ratio.
  */
 public final class LoadGenerator {
+
+  // The server counters scraped around a run.
+  private static final String RECEIVED = "spanprof_received_spans_total";
+  private static final String COMPLETED = "spanprof_completed_spans_total";
+  private static final String EXPORTED = "spanprof_exported_spans_total";
+  private static final String EXPORT_FAILED = "spanprof_export_failed_spans_total";
+  private static final List<String> COUNTERS = List.of(RECEIVED, "spanprof_refused_spans_total",
+      "spanprof_buffered_spans", COMPLETED, "spanprof_traces_total", EXPORTED, EXPORT_FAILED);
 
   /** What one run is asked to do. */
   public record Options(String host, int port, int streams, Duration duration, long rate,
@@ -78,17 +87,29 @@ public final class LoadGenerator {
         print("decode-only sink", options, limit);
         if (flags.containsKey("compare")) {
           warmUp(options, warmup);
+          Map<String, Double> before = scrape(metrics);
           Result spanprof = run(options);
+          Map<String, Double> after = scrape(metrics);
           print("spanprof", options, spanprof);
+          printWindow(before, after, spanprof.elapsed());
           System.out.println(serverCounters(metrics));
-          System.out.printf(Locale.ROOT, "ratio spanprof / sink: %.1f %%%n",
-              100 * spanprof.acceptedPerSecond() / limit.acceptedPerSecond());
+          System.out.printf(Locale.ROOT, "ratio spanprof / sink: %.1f %% accepted", 100
+              * spanprof.acceptedPerSecond() / limit.acceptedPerSecond());
+          if (forwarded(before, after) > 0) {
+            System.out.printf(Locale.ROOT, ", %.1f %% forwarded", 100 * forwarded(before, after)
+                / (spanprof.elapsed().toNanos() / 1e9) / limit.acceptedPerSecond());
+          }
+          System.out.println();
         }
       }
       return;
     }
     warmUp(options, warmup);
-    print("spanprof", options, run(options));
+    Map<String, Double> before = scrape(metrics);
+    Result result = run(options);
+    Map<String, Double> after = scrape(metrics);
+    print("spanprof", options, result);
+    printWindow(before, after, result.elapsed());
     System.out.println(serverCounters(metrics));
   }
 
@@ -183,24 +204,67 @@ public final class LoadGenerator {
         latency.getValueAtPercentile(99) / 1000.0, latency.getMaxValue() / 1000.0);
   }
 
-  /** The server's own counters of what it received, refused, buffered and analysed. */
+  /**
+   * What the server did with spans during the run, from its counters scraped before and after:
+   * above all what it forwarded, since a span accepted and then given up on the way to the next
+   * hop (its queue full) is not carried through. Spans wait up to the trace timeout before they
+   * are forwarded, so in the steady state the window lags the run's by that much; its rate is the
+   * same.
+   */
+  private static void printWindow(Map<String, Double> before, Map<String, Double> after,
+      Duration elapsed) {
+    if (before.isEmpty() || after.isEmpty()) {
+      System.out.println("  server counters unavailable, nothing said about forwarding");
+      return;
+    }
+    double seconds = elapsed.toNanos() / 1e9;
+    double forwarded = forwarded(before, after);
+    System.out.printf(Locale.ROOT, "  server in the run: received %.0f, forwarded %.0f spans "
+            + "(%.0f spans/s), gave up forwarding %.0f, analysed %.0f%n",
+        delta(before, after, RECEIVED), forwarded, forwarded / seconds,
+        delta(before, after, EXPORT_FAILED), delta(before, after, COMPLETED));
+  }
+
+  private static double forwarded(Map<String, Double> before, Map<String, Double> after) {
+    return delta(before, after, EXPORTED);
+  }
+
+  private static double delta(Map<String, Double> before, Map<String, Double> after,
+      String metric) {
+    return after.getOrDefault(metric, 0.0) - before.getOrDefault(metric, 0.0);
+  }
+
+  /** The server's counters of what it received, refused, buffered, analysed and forwarded. */
   public static String serverCounters(String metricsUrl) {
+    Map<String, Double> sums = scrape(metricsUrl);
+    if (sums.isEmpty()) {
+      return "  server counters unavailable from " + metricsUrl;
+    }
+    StringBuilder line = new StringBuilder("  server (since it started):");
+    sums.forEach((name, value) -> line.append(' ').append(name).append('=')
+        .append(String.format(Locale.ROOT, "%.0f", value)));
+    return line.toString();
+  }
+
+  /** The counters of {@link #serverCounters}, summed over their labels; empty when unreachable. */
+  static Map<String, Double> scrape(String metricsUrl) {
+    String scrape;
     try {
-      String scrape = HttpClient.newHttpClient().send(
+      scrape = HttpClient.newHttpClient().send(
           HttpRequest.newBuilder(URI.create(metricsUrl)).build(),
           HttpResponse.BodyHandlers.ofString()).body();
-      Map<String, Double> sums = new LinkedHashMap<>();
-      for (String name : List.of("spanprof_received_spans_total", "spanprof_refused_spans_total",
-          "spanprof_buffered_spans", "spanprof_completed_spans_total", "spanprof_traces_total")) {
-        sums.put(name, sum(scrape, name));
-      }
-      StringBuilder line = new StringBuilder("  server (since it started):");
-      sums.forEach((name, value) -> line.append(' ').append(name).append('=')
-          .append(String.format(Locale.ROOT, "%.0f", value)));
-      return line.toString();
-    } catch (Exception e) {
-      return "  server counters unavailable from " + metricsUrl + ": " + e;
+    } catch (IOException e) {
+      System.err.println("cannot scrape " + metricsUrl + ": " + e);
+      return Map.of();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return Map.of();
     }
+    Map<String, Double> sums = new LinkedHashMap<>();
+    for (String name : COUNTERS) {
+      sums.put(name, sum(scrape, name));
+    }
+    return sums;
   }
 
   /** The sum of every sample of {@code metric} in a Prometheus text scrape. */

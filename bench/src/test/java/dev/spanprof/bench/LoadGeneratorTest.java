@@ -6,10 +6,6 @@ import io.micronaut.context.ApplicationContext;
 import io.micronaut.runtime.server.EmbeddedServer;
 import dev.spanprof.management.ManagementServer;
 import java.net.ServerSocket;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -35,14 +31,16 @@ class LoadGeneratorTest {
 
       String metrics = "http://localhost:"
           + server.getApplicationContext().getBean(ManagementServer.class).port() + "/metrics";
-      String scrape = HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create(metrics)).build(),
-          HttpResponse.BodyHandlers.ofString()).body();
+      Map<String, Double> counters = LoadGenerator.scrape(metrics);
       assertThat(result.acceptedSpans()).isPositive();
       assertThat(result.refusedSpans()).isZero();
       assertThat(result.errors()).isZero();
       assertThat(warmUpSpans).isPositive();
-      assertThat(LoadGenerator.sum(scrape, "spanprof_received_spans_total"))
-          .isEqualTo(warmUpSpans + result.acceptedSpans());
+      assertThat(counters.get("spanprof_received_spans_total"))
+          .isEqualTo((double) (warmUpSpans + result.acceptedSpans()));
+      // No next hop configured: nothing forwarded, nothing given up.
+      assertThat(counters.get("spanprof_exported_spans_total")).isZero();
+      assertThat(counters.get("spanprof_export_failed_spans_total")).isZero();
       assertThat(result.latencyMicros().getTotalCount()).isEqualTo(result.acceptedSpans() / 64);
       assertThat(result.bytesPerSpan()).isBetween(300.0, 600.0);
     }
