@@ -13,10 +13,12 @@ import java.util.concurrent.atomic.AtomicLong;
  * A fixed pool of threads that runs the {@link TraceSink} on completed traces, with a queue
  * bounded in spans.
  *
- * <p>{@link #offer} never blocks: when the queue holds {@code maxQueuedSpans} it says no, and the
- * assembler keeps the trace buffered (which in turn makes ingest refuse once the buffer is full —
- * backpressure reaches the client instead of the heap). An empty queue takes any one trace, so a
- * trace larger than the bound still gets through. While draining for shutdown the bound is lifted:
+ * <p>{@link #offer} never blocks: when the queue holds {@code maxQueuedSpans}, or the sink has no
+ * room for the queued spans and the offered ones ({@link TraceSink#hasRoomFor}: the forwarding's
+ * queue is full), it says no, and the assembler keeps the trace buffered (which in turn makes
+ * ingest refuse once the buffer is full — backpressure reaches the client instead of the heap, or
+ * of the next hop's queue). An empty queue takes any one trace, so a trace larger than the bound
+ * still gets through. While draining for shutdown the bound is lifted:
  * ingest is closed by then, so moving traces from the buffer to the queue cannot grow memory.
  */
 public final class TraceWorkers implements TraceHandoff {
@@ -49,7 +51,7 @@ public final class TraceWorkers implements TraceHandoff {
     int spans = trace.spanCount();
     if (draining) {
       queuedSpans.addAndGet(spans);
-    } else if (!reserve(spans)) {
+    } else if (!sink.hasRoomFor(queuedSpans.get(), spans) || !reserve(spans)) {
       return false;
     }
     try {

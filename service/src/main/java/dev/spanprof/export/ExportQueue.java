@@ -8,7 +8,8 @@ import java.util.concurrent.TimeUnit;
 /**
  * Spans waiting to be sent, at most {@code capacity}, and the batches being sent. When full, the
  * oldest make room and are reported as dropped: under a long outage the newest data is the most
- * useful. A taken batch stays counted (in flight) until {@link #done}, so the count never misses
+ * useful. While the next hop takes what is sent, the {@link Forwarder} keeps the queue from filling
+ * instead, by holding the analysis back ({@link #hasRoomFor}). A taken batch stays counted (in flight) until {@link #done}, so the count never misses
  * spans between leaving the queue and being resolved.
  */
 final class ExportQueue {
@@ -92,6 +93,16 @@ final class ExportQueue {
   synchronized void close() {
     closed = true;
     notifyAll();
+  }
+
+  /**
+   * Whether a trace of {@code traceSpans}, and the {@code queuedSpans} still to come before it,
+   * fit beside the spans waiting without the oldest being dropped. With nothing waiting and
+   * nothing to come, any trace fits (one larger than the queue loses its oldest spans).
+   */
+  synchronized boolean hasRoomFor(long queuedSpans, int traceSpans) {
+    return entries.size() + queuedSpans + traceSpans <= capacity
+        || entries.isEmpty() && queuedSpans == 0;
   }
 
   /** Spans waiting or in flight. */

@@ -28,6 +28,10 @@ import org.slf4j.LoggerFactory;
  * fill), encode them with the original resource and scope grouping, and send them. A retryable failure is
  * retried with exponential backoff and jitter (at least the next hop's retry-after) until
  * {@code max-elapsed}; anything given up is counted with its reason, never silently lost.
+ *
+ * <p>A next hop slower than the spans coming in holds the analysis back ({@link #hasRoomFor}), so
+ * that ingest refuses and clients retry; only while it does not take what is sent (down,
+ * overloaded, refusing) does the full queue drop its oldest spans, so that profiling goes on.
  */
 @Singleton
 public final class Forwarder implements ProfileConsumer, AcceptedSpansConsumer {
@@ -48,6 +52,7 @@ public final class Forwarder implements ProfileConsumer, AcceptedSpansConsumer {
   private volatile boolean stopping;
   private volatile long deadlineNanos = Long.MAX_VALUE;
   private volatile String lastError = "";
+  private volatile boolean lastSendWentThrough = true;
 
   Forwarder(ExportConfiguration configuration, DistributionService distributions,
       ExportListener listener, RetryClock clock) {
@@ -108,6 +113,30 @@ public final class Forwarder implements ProfileConsumer, AcceptedSpansConsumer {
     }
   }
 
+  /**
+   * Enriched mode: whether the queue has room for a trace of {@code traceSpans} and the
+   * {@code queuedSpans} waiting for analysis before it, while the next hop takes what is sent, so that a slow next hop holds the analysis back (and ingest refuses) instead of
+   * the queue dropping analysed spans. While the last send did not go through (the next hop is
+   * down, overloaded or refusing), there is always room: the analysis and its metrics go on, and
+   * the queue drops its oldest, counted as {@code queue_full}.
+   */
+  @Override
+  public boolean hasRoomFor(long queuedSpans, int traceSpans) {
+    return !enabled || mode != Mode.ENRICHED || !lastSendWentThrough
+        || queue.hasRoomFor(queuedSpans, traceSpans);
+  }
+
+  /**
+   * Pass-through mode: whether the queue has room for a request of {@code spans} while the next
+   * hop takes what is sent; ingest refuses the request otherwise (see {@link #hasRoomFor(long,
+   * int)}).
+   */
+  @Override
+  public boolean hasRoomFor(int spans) {
+    return !enabled || mode != Mode.PASSTHROUGH || !lastSendWentThrough
+        || queue.hasRoomFor(0, spans);
+  }
+
   /** Spans waiting to be sent or in flight. */
   public long queuedSpans() {
     return queue.size();
@@ -160,6 +189,7 @@ public final class Forwarder implements ProfileConsumer, AcceptedSpansConsumer {
       long sent = System.nanoTime();
       SendResult result = sender.send(request);
       listener.onRequest(Duration.ofNanos(System.nanoTime() - sent));
+      lastSendWentThrough = result.outcome() == SendResult.Outcome.SENT;
       switch (result.outcome()) {
         case SENT -> {
           listener.onExported(spans - result.rejectedSpans());

@@ -7,4 +7,12 @@ import java.util.List;
 public interface AcceptedSpansConsumer {
 
   void onAccepted(List<SpanRecord> spans);
+
+  /**
+   * Whether a request of {@code spans} can be taken now. While not (pass-through forwarding to a
+   * next hop slower than the spans coming in), ingest refuses requests as full.
+   */
+  default boolean hasRoomFor(int spans) {
+    return true;
+  }
 }

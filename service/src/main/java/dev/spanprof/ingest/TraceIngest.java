@@ -77,6 +77,12 @@ final class TraceIngest {
       listener.onRefused(transport, SpanRefusal.INVALID, mapped.rejectedSpans());
     }
     int valid = mapped.spans().size();
+    if (valid > 0 && !accepted.hasRoomFor(valid)) {
+      listener.onRefused(transport, SpanRefusal.BUFFER_FULL, valid);
+      return IngestResult.refused(Outcome.FULL, "the forwarding queue is full "
+          + "(spanprof.export.queue-spans): the next hop takes spans more slowly than they come "
+          + "in; none of the " + valid + " spans was taken, retry later");
+    }
     return switch (assembler.offer(mapped.spans())) {
       case ACCEPTED -> {
         listener.onAccepted(transport, valid);

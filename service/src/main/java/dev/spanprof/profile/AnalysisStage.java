@@ -26,4 +26,14 @@ final class AnalysisStage implements TraceSink {
       consumer.accept(trace, profile);
     }
   }
+
+  @Override
+  public boolean hasRoomFor(long queuedSpans, int traceSpans) {
+    for (ProfileConsumer consumer : consumers) {
+      if (!consumer.hasRoomFor(queuedSpans, traceSpans)) {
+        return false;
+      }
+    }
+    return true;
+  }
 }

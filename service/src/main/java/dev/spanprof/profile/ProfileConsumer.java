@@ -11,4 +11,12 @@ import dev.spanprof.assembly.CompletedTrace;
 public interface ProfileConsumer {
 
   void accept(CompletedTrace trace, TraceProfile profile);
+
+  /**
+   * Whether this consumer can take a trace of {@code traceSpans} now, besides the
+   * {@code queuedSpans} waiting for analysis (see {@code TraceSink.hasRoomFor}).
+   */
+  default boolean hasRoomFor(long queuedSpans, int traceSpans) {
+    return true;
+  }
 }

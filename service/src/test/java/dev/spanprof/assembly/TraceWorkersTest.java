@@ -72,6 +72,56 @@ class TraceWorkersTest {
   }
 
   @Test
+  void offer_sinkWithoutRoom_refusedAndNothingQueued_thenTakenOnceThereIsRoom() throws Exception {
+    List<String> asked = new ArrayList<>();
+    AtomicReference<Boolean> room = new AtomicReference<>(false);
+    workers = new TraceWorkers(1, 100, new TraceSink() {
+      @Override
+      public void accept(CompletedTrace trace) {
+        try {
+          release.await();
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+        }
+        processed.add(trace);
+      }
+
+      @Override
+      public boolean hasRoomFor(long queuedSpans, int traceSpans) {
+        synchronized (asked) {
+          asked.add(queuedSpans + "+" + traceSpans);
+        }
+        return room.get();
+      }
+    }, new AssemblyListener() {
+      @Override
+      public void onLateSpans(int count) {}
+
+      @Override
+      public void onTraceCompleted(CompletedTrace trace) {}
+
+      @Override
+      public void onSinkFailure(CompletedTrace trace, RuntimeException failure) {}
+    });
+
+    assertThat(workers.offer(trace(1, 3))).isFalse();
+    assertThat(workers.queuedSpans()).isZero();
+    room.set(true);
+    assertThat(workers.offer(trace(1, 3))).isTrue();
+    assertThat(workers.offer(trace(2, 4))).isTrue();
+    synchronized (asked) {
+      assertThat(asked).containsExactly("0+3", "0+3", "3+4");
+    }
+
+    workers.beginDrain();
+    room.set(false);
+    assertThat(workers.offer(trace(3, 1))).as("draining for shutdown: bound lifted").isTrue();
+    release.countDown();
+    assertThat(workers.shutdown(Duration.ofSeconds(10))).isTrue();
+    assertThat(processed).extracting(trace -> trace.traceId().low()).containsExactly(1L, 2L, 3L);
+  }
+
+  @Test
   void offer_emptyQueue_takesATraceLargerThanTheBound() {
     TraceWorkers workers = blockedWorkers(2);
 

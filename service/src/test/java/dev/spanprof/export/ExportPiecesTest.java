@@ -43,6 +43,23 @@ class ExportPiecesTest {
   }
 
   @Test
+  void queue_hasRoomFor_countsWaitingAndStillToComeButNotInFlight() throws Exception {
+    ExportQueue queue = new ExportQueue(10);
+    assertThat(queue.hasRoomFor(0, 25)).as("nothing anywhere: any trace").isTrue();
+    assertThat(queue.hasRoomFor(1, 25)).as("more to come first").isFalse();
+
+    queue.offer(entries(4));
+    assertThat(queue.hasRoomFor(0, 6)).isTrue();
+    assertThat(queue.hasRoomFor(0, 7)).isFalse();
+    assertThat(queue.hasRoomFor(3, 3)).isTrue();
+    assertThat(queue.hasRoomFor(3, 4)).isFalse();
+
+    List<ExportEntry> batch = queue.take(4, 0, 0);
+    assertThat(queue.hasRoomFor(0, 10)).as("a batch being sent leaves the queue's room").isTrue();
+    queue.done(batch.size());
+  }
+
+  @Test
   void enricher_appendsToTheOriginalBytes_keepsAttributesTheSpanHas() throws Exception {
     Enriched trace = enrichGolden("seed-time-case3-overlap", Completion.TIMEOUT);
     List<SpanRecord> spans = trace.spans();

@@ -2,6 +2,7 @@ package dev.spanprof.ingest;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.spanprof.analysis.SpanRecord;
 import dev.spanprof.analysis.TraceId;
 import dev.spanprof.assembly.AssemblyListener;
 import dev.spanprof.assembly.AssemblyPolicy;
@@ -24,6 +25,7 @@ class TraceIngestTest {
       new AssemblyPolicy(Duration.ofSeconds(5), Duration.ofSeconds(60), 2, 100, 100),
       new ManualTimeSource(), trace -> true, AssemblyListener.NOOP);
   private final TraceIngest ingest;
+  private boolean forwardingHasRoom = true;
 
   TraceIngestTest() {
     AssemblyConfiguration assembly = new AssemblyConfiguration();
@@ -48,7 +50,31 @@ class TraceIngestTest {
       public void onRequestRejected(Transport transport, RequestRejection reason) {
         events.add("rejected " + reason.label());
       }
-    }, spans -> events.add("forwardable " + spans.size()), new IngestConfiguration(), assembly);
+    }, new AcceptedSpansConsumer() {
+      @Override
+      public void onAccepted(List<SpanRecord> spans) {
+        events.add("forwardable " + spans.size());
+      }
+
+      @Override
+      public boolean hasRoomFor(int spans) {
+        return forwardingHasRoom;
+      }
+    }, new IngestConfiguration(), assembly);
+  }
+
+  @Test
+  void exportProtobuf_passThroughForwardingFull_refusedAsFullAndNothingTaken() {
+    forwardingHasRoom = false;
+    TraceId trace = new TraceId(1, 1);
+    byte[] body = Otlp.request("shop", Otlp.span(trace, 1), Otlp.span(trace, 2)).toByteArray();
+
+    IngestResult result = ingest.exportProtobuf(body, Transport.HTTP);
+
+    assertThat(result.outcome()).isEqualTo(Outcome.FULL);
+    assertThat(result.message()).startsWith("the forwarding queue is full");
+    assertThat(events).containsExactly("refused buffer_full 2");
+    assertThat(assembler.bufferedSpans()).isZero();
   }
 
   @Test

@@ -13,6 +13,7 @@ import io.opentelemetry.proto.collector.trace.v1.TraceServiceGrpc;
 import java.io.File;
 import java.io.IOException;
 import java.time.Duration;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 
@@ -24,6 +25,8 @@ public final class GrpcOtlpReceiver extends RecordingReceiver {
 
   private final Server server;
   private volatile Function<ExportTraceServiceRequest, Status> failWith = request -> null;
+  private volatile CountDownLatch held = new CountDownLatch(0);
+  private int arrived;
   private int attempts;
 
   private GrpcOtlpReceiver(ServerCredentials credentials) throws IOException {
@@ -32,6 +35,17 @@ public final class GrpcOtlpReceiver extends RecordingReceiver {
           @Override
           public void export(ExportTraceServiceRequest request,
               StreamObserver<ExportTraceServiceResponse> responses) {
+            synchronized (GrpcOtlpReceiver.this) {
+              arrived++;
+              GrpcOtlpReceiver.this.notifyAll();
+            }
+            try {
+              held.await();
+            } catch (InterruptedException e) {
+              Thread.currentThread().interrupt();
+              responses.onError(Status.CANCELLED.asRuntimeException());
+              return;
+            }
             Status failure;
             synchronized (GrpcOtlpReceiver.this) {
               attempts++;
@@ -71,6 +85,28 @@ public final class GrpcOtlpReceiver extends RecordingReceiver {
     this.failWith = decision;
   }
 
+  /** Requests that arrive from now on wait, unanswered, until {@link #releaseRequests}. */
+  public void holdRequests() {
+    held = new CountDownLatch(1);
+  }
+
+  /** Answers the held requests and stops holding. */
+  public void releaseRequests() {
+    held.countDown();
+  }
+
+  /** Waits until at least {@code count} requests arrived, held or answered. */
+  public synchronized void awaitArrived(int count, Duration timeout) throws InterruptedException {
+    long deadline = System.nanoTime() + timeout.toNanos();
+    while (arrived < count) {
+      long left = deadline - System.nanoTime();
+      if (left <= 0) {
+        throw new AssertionError("only " + arrived + " of " + count + " requests arrived");
+      }
+      TimeUnit.NANOSECONDS.timedWait(this, left);
+    }
+  }
+
   public synchronized int attempts() {
     return attempts;
   }
@@ -89,6 +125,7 @@ public final class GrpcOtlpReceiver extends RecordingReceiver {
 
   @Override
   public void close() throws InterruptedException {
+    releaseRequests();
     server.shutdownNow().awaitTermination(10, TimeUnit.SECONDS);
   }
 }

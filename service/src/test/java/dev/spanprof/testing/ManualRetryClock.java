@@ -8,16 +8,20 @@ import jakarta.inject.Singleton;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * With {@code test.retry-clock=manual}: export retries "wait" by moving this clock on at once,
  * and every wait is kept, so a 30 s outage takes no real time and its backoff can be checked.
+ * {@link #holdSleeps} makes the waits last until released, to keep a batch in its retries.
  */
 public final class ManualRetryClock implements RetryClock {
 
   private final AtomicLong now = new AtomicLong();
   private final List<Duration> sleeps = new ArrayList<>();
+  private volatile CountDownLatch held = new CountDownLatch(0);
 
   @Override
   public long nanoTime() {
@@ -25,9 +29,34 @@ public final class ManualRetryClock implements RetryClock {
   }
 
   @Override
-  public synchronized void sleep(Duration duration) {
-    sleeps.add(duration);
-    now.addAndGet(duration.toNanos());
+  public void sleep(Duration duration) throws InterruptedException {
+    synchronized (this) {
+      sleeps.add(duration);
+      now.addAndGet(duration.toNanos());
+      notifyAll();
+    }
+    held.await();
+  }
+
+  /** Waits from now on last until {@link #releaseSleeps}. */
+  public void holdSleeps() {
+    held = new CountDownLatch(1);
+  }
+
+  public void releaseSleeps() {
+    held.countDown();
+  }
+
+  /** Waits until at least {@code count} waits have begun. */
+  public synchronized void awaitSleeps(int count, Duration timeout) throws InterruptedException {
+    long deadline = System.nanoTime() + timeout.toNanos();
+    while (sleeps.size() < count) {
+      long left = deadline - System.nanoTime();
+      if (left <= 0) {
+        throw new AssertionError("only " + sleeps.size() + " of " + count + " waits began");
+      }
+      TimeUnit.NANOSECONDS.timedWait(this, left);
+    }
   }
 
   public synchronized List<Duration> sleeps() {

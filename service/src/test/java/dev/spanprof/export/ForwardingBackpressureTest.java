@@ -1,0 +1,201 @@
+package dev.spanprof.export;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.google.protobuf.ByteString;
+import dev.spanprof.analysis.TraceId;
+import dev.spanprof.assembly.ManualTimeSource;
+import dev.spanprof.assembly.TraceAssembler;
+import dev.spanprof.testing.GrpcOtlpReceiver;
+import dev.spanprof.testing.ManualRetryClock;
+import dev.spanprof.testing.Meters;
+import dev.spanprof.testing.Otlp;
+import dev.spanprof.testing.Ports;
+import dev.spanprof.testing.RecordingProfiles;
+import io.grpc.Status;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micronaut.context.ApplicationContext;
+import io.micronaut.context.annotation.Property;
+import io.micronaut.test.extensions.junit5.annotation.MicronautTest;
+import io.micronaut.test.support.TestPropertyProvider;
+import io.opentelemetry.proto.trace.v1.Span;
+import jakarta.inject.Inject;
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.ByteBuffer;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.TestMethodOrder;
+
+/**
+ * A next hop slower than the spans coming in holds the analysis back, so ingest refuses and no
+ * analysed span is dropped; a next hop that fails does not, so profiling goes on and the full
+ * queue drops its oldest, counted.
+ *
+ * <pre>
+ *   forwarding queue 20 spans, one sender, batches of 10; span buffer 30; traces of 10 spans
+ *   held next hop:    one batch in flight, the queue fills, traces stay buffered, ingest refuses
+ *   released:         everything accepted is analysed and forwarded
+ *   failing next hop: every trace is analysed at once, whatever the queue holds
+ * </pre>
+ */
+@MicronautTest
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+@Property(name = "test.time", value = "manual")
+@Property(name = "test.profiles", value = "recording")
+@Property(name = "test.retry-clock", value = "manual")
+class ForwardingBackpressureTest implements TestPropertyProvider {
+
+  private static final int SPANS_PER_TRACE = 10;
+
+  private final GrpcOtlpReceiver receiver = GrpcOtlpReceiver.plaintext();
+
+  @Inject ApplicationContext context;
+  @Inject ManualTimeSource time;
+  @Inject ManualRetryClock retryClock;
+  @Inject TraceAssembler assembler;
+  @Inject Forwarder forwarder;
+  @Inject RecordingProfiles analysed;
+  @Inject MeterRegistry registry;
+
+  ForwardingBackpressureTest() throws IOException {}
+
+  @Override
+  public Map<String, String> getProperties() {
+    return Map.of(
+        "spanprof.export.endpoint", "http://localhost:" + receiver.port(),
+        "spanprof.export.flush-interval", "10ms",
+        "spanprof.export.num-consumers", "1",
+        "spanprof.export.max-batch-spans", "10",
+        "spanprof.export.queue-spans", "20",
+        "spanprof.assembly.max-buffered-spans", "30",
+        "spanprof.analysis.workers", "1",
+        "spanprof.analysis.max-queued-spans", "1000");
+  }
+
+  @AfterAll
+  void stopReceiver() throws InterruptedException {
+    receiver.close();
+  }
+
+  @Test
+  @Order(1)
+  void slowNextHop_ingestRefusesInsteadOfTheQueueDropping_thenEverythingAcceptedIsForwarded()
+      throws Exception {
+    receiver.holdRequests();
+    TraceId first = new TraceId(0x510, 1);
+    assertThat(send(first)).isEqualTo(200);
+    complete();
+    analysed.await(first, Duration.ofSeconds(30));
+    receiver.awaitArrived(1, Duration.ofSeconds(30));
+
+    // Each trace completes as soon as it is buffered; the sweep hands it over while the queue
+    // has room. Once it has none, traces stay buffered until the buffer refuses.
+    List<TraceId> acceptedTraces = new ArrayList<>(List.of(first));
+    int status = 200;
+    for (int t = 2; t <= 20 && status == 200; t++) {
+      TraceId trace = new TraceId(0x510, t);
+      status = send(trace);
+      if (status == 200) {
+        acceptedTraces.add(trace);
+        complete();
+      }
+    }
+    int accepted = acceptedTraces.size();
+    assertThat(status).as("refused once the queue and then the buffer are full").isEqualTo(429);
+    assertThat(failed()).as("nothing dropped from the queue").isZero();
+    assertThat(forwarder.queuedSpans()).as("waiting 20 at most, 10 in flight")
+        .isLessThanOrEqualTo(30);
+    assertThat(assembler.bufferedSpans()).isPositive();
+    Meters meters = new Meters(registry);
+    assertThat(meters.count("spanprof.refused.spans", "transport", "http", "reason",
+        "buffer_full")).isEqualTo(SPANS_PER_TRACE);
+
+    receiver.releaseRequests();
+    // Every buffered trace is due; the service's own sweeps hand them over as the queue drains.
+    time.advance(Duration.ofSeconds(5));
+    for (TraceId trace : acceptedTraces) {
+      analysed.await(trace, Duration.ofSeconds(30));
+    }
+    receiver.await(span -> true, accepted * SPANS_PER_TRACE, Duration.ofSeconds(30));
+    assertThat(forwarder.awaitSent(Duration.ofSeconds(30))).isTrue();
+    assertThat(meters.count("spanprof.exported.spans")).isEqualTo(accepted * SPANS_PER_TRACE);
+    assertThat(failed()).isZero();
+  }
+
+  @Test
+  @Order(2)
+  void failingNextHop_analysisGoesOn_queueDropsItsOldestCounted() throws Exception {
+    retryClock.holdSleeps();
+    receiver.failWith(request -> Status.UNAVAILABLE.withDescription("down"));
+    int waits = retryClock.sleeps().size();
+    TraceId first = new TraceId(0xFA11, 1);
+    assertThat(send(first)).isEqualTo(200);
+    complete();
+    // Its batch failed and waits to be retried: in flight, the queue empty behind it.
+    retryClock.awaitSleeps(waits + 1, Duration.ofSeconds(30));
+
+    // Six traces, twice what the buffer holds and three times the queue: all analysed, and the
+    // queue keeps the newest 20 spans.
+    for (int t = 2; t <= 7; t++) {
+      TraceId trace = new TraceId(0xFA11, t);
+      assertThat(send(trace)).isEqualTo(200);
+      complete();
+      analysed.await(trace, Duration.ofSeconds(30));
+    }
+    assertThat(meters().count("spanprof.export.failed.spans", "reason", "queue_full"))
+        .isEqualTo(6 * SPANS_PER_TRACE - 20);
+    assertThat(meters().count("spanprof.refused.spans", "transport", "http", "reason",
+        "buffer_full")).as("only the first test's one refusal").isEqualTo(SPANS_PER_TRACE);
+
+    receiver.failWith(request -> null);
+    retryClock.releaseSleeps();
+    assertThat(forwarder.awaitSent(Duration.ofSeconds(30))).isTrue();
+    assertThat(assembler.bufferedSpans()).isZero();
+    assertThat(failed()).isEqualTo(6 * SPANS_PER_TRACE - 20);
+    assertThat(meters().count("spanprof.exported.spans") + failed())
+        .isEqualTo(meters().count("spanprof.received.spans", "transport", "http"));
+  }
+
+  private Meters meters() {
+    return new Meters(registry);
+  }
+
+  private double failed() {
+    return registry.find("spanprof.export.failed.spans").counters().stream()
+        .mapToDouble(Counter::count).sum();
+  }
+
+  private int send(TraceId trace) throws Exception {
+    Span.Builder[] spans = new Span.Builder[SPANS_PER_TRACE];
+    for (int i = 0; i < SPANS_PER_TRACE; i++) {
+      spans[i] = Otlp.span(trace, i + 1);
+      if (i > 0) {
+        spans[i].setParentSpanId(ByteString.copyFrom(ByteBuffer.allocate(8).putLong(1).array()));
+      }
+    }
+    return HttpClient.newHttpClient().send(
+        HttpRequest.newBuilder(URI.create(Ports.of(context).httpUrl("/v1/traces")))
+            .header("Content-Type", "application/x-protobuf")
+            .POST(HttpRequest.BodyPublishers.ofByteArray(Otlp.request("svc", spans).toByteArray()))
+            .build(),
+        HttpResponse.BodyHandlers.ofString()).statusCode();
+  }
+
+  private void complete() {
+    time.advance(Duration.ofSeconds(5));
+    assembler.sweep();
+  }
+}
