@@ -51,7 +51,7 @@ public final class TraceWorkers implements TraceHandoff {
     int spans = trace.spanCount();
     if (draining) {
       queuedSpans.addAndGet(spans);
-    } else if (!sink.hasRoomFor(queuedSpans.get(), spans) || !reserve(spans)) {
+    } else if (!admit(spans)) {
       return false;
     }
     try {
@@ -81,6 +81,15 @@ public final class TraceWorkers implements TraceHandoff {
   public boolean shutdown(Duration timeout) throws InterruptedException {
     executor.shutdown();
     return executor.awaitTermination(timeout.toNanos(), TimeUnit.NANOSECONDS);
+  }
+
+  /**
+   * One offer at a time asks the sink and reserves, so that two cannot both take the sink's last
+   * room (the sweeper and ingest threads offer concurrently). Meanwhile the sink's own count only
+   * falls, or counts a trace twice as it moves from this queue into the sink's.
+   */
+  private synchronized boolean admit(int spans) {
+    return sink.hasRoomFor(queuedSpans.get(), spans) && reserve(spans);
   }
 
   private boolean reserve(int spans) {

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.spanprof.analysis.TraceId;
 import dev.spanprof.testing.GrpcOtlpReceiver;
+import dev.spanprof.testing.Meters;
 import dev.spanprof.testing.Otlp;
 import dev.spanprof.testing.Ports;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -20,14 +21,17 @@ import java.util.HashMap;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
-/** Pass-through forwarding, and forwarding what is buffered when the service shuts down. */
+/**
+ * Pass-through forwarding (pushing back on ingest when the next hop is slower), and forwarding
+ * what is buffered when the service shuts down.
+ */
 class ForwardingModesTest {
 
   @Test
   void passthrough_forwardsOnReceiptWithoutWaitingOrEnriching() throws Exception {
     try (GrpcOtlpReceiver receiver = GrpcOtlpReceiver.plaintext();
         EmbeddedServer server = start(receiver, Map.of("spanprof.export.mode", "passthrough"))) {
-      post(server, new TraceId(0xAA, 1));
+      assertThat(post(server, new TraceId(0xAA, 1))).isEqualTo(200);
 
       // The trace is still open (time never moves here), yet its spans are already forwarded.
       assertThat(receiver.await(span -> true, 2, Duration.ofSeconds(30)))
@@ -37,11 +41,40 @@ class ForwardingModesTest {
   }
 
   @Test
+  void passthrough_nextHopSlowerThanIngest_fullQueueRefusesRequestsInsteadOfDropping()
+      throws Exception {
+    try (GrpcOtlpReceiver receiver = GrpcOtlpReceiver.plaintext();
+        EmbeddedServer server = start(receiver, Map.of("spanprof.export.mode", "passthrough",
+            "spanprof.export.queue-spans", "4", "spanprof.export.num-consumers", "1",
+            "spanprof.export.max-batch-spans", "2"))) {
+      receiver.holdRequests();
+      assertThat(post(server, new TraceId(0xCC, 1))).isEqualTo(200);
+      receiver.awaitArrived(1, Duration.ofSeconds(30));
+      // One batch held in flight; two more requests fill the queue; the next is refused.
+      assertThat(post(server, new TraceId(0xCC, 2))).isEqualTo(200);
+      assertThat(post(server, new TraceId(0xCC, 3))).isEqualTo(200);
+      assertThat(post(server, new TraceId(0xCC, 4))).isEqualTo(429);
+
+      receiver.releaseRequests();
+      receiver.await(span -> true, 6, Duration.ofSeconds(30));
+      assertThat(server.getApplicationContext().getBean(Forwarder.class)
+          .awaitSent(Duration.ofSeconds(30))).isTrue();
+      Meters meters = new Meters(server.getApplicationContext().getBean(MeterRegistry.class));
+      assertThat(meters.count("spanprof.exported.spans")).isEqualTo(6);
+      assertThat(meters.count("spanprof.refused.spans", "transport", "http", "reason",
+          "buffer_full")).isEqualTo(2);
+      assertThat(server.getApplicationContext().getBean(MeterRegistry.class)
+          .find("spanprof.export.failed.spans").counters())
+          .allSatisfy(failed -> assertThat(failed.count()).isZero());
+    }
+  }
+
+  @Test
   void shutdown_completesBufferedTracesAndSendsThemBeforeTheContextCloses() throws Exception {
     try (GrpcOtlpReceiver receiver = GrpcOtlpReceiver.plaintext()) {
       EmbeddedServer server = start(receiver, Map.of());
       MeterRegistry registry = server.getApplicationContext().getBean(MeterRegistry.class);
-      post(server, new TraceId(0xBB, 1));
+      assertThat(post(server, new TraceId(0xBB, 1))).isEqualTo(200);
       assertThat(receiver.attempts()).isZero();
 
       server.getApplicationContext().close();
@@ -60,14 +93,13 @@ class ForwardingModesTest {
     return ApplicationContext.run(EmbeddedServer.class, properties, Environment.TEST);
   }
 
-  private static void post(EmbeddedServer server, TraceId trace) throws Exception {
-    HttpResponse<String> response = HttpClient.newHttpClient().send(
+  private static int post(EmbeddedServer server, TraceId trace) throws Exception {
+    return HttpClient.newHttpClient().send(
         HttpRequest.newBuilder(URI.create(Ports.of(server.getApplicationContext()).httpUrl("/v1/traces")))
             .header("Content-Type", "application/x-protobuf")
             .POST(HttpRequest.BodyPublishers.ofByteArray(
                 Otlp.request("svc", Otlp.span(trace, 1), Otlp.span(trace, 2)).toByteArray()))
             .build(),
-        HttpResponse.BodyHandlers.ofString());
-    assertThat(response.statusCode()).isEqualTo(200);
+        HttpResponse.BodyHandlers.ofString()).statusCode();
   }
 }
