@@ -9,8 +9,9 @@ import java.util.concurrent.TimeUnit;
  * Spans waiting to be sent, at most {@code capacity}, and the batches being sent. When full, the
  * oldest make room and are reported as dropped: under a long outage the newest data is the most
  * useful. While the next hop takes what is sent, the {@link Forwarder} keeps the queue from filling
- * instead, by holding the analysis back ({@link #hasRoomFor}). A taken batch stays counted (in flight) until {@link #done}, so the count never misses
- * spans between leaving the queue and being resolved.
+ * instead, by holding the analysis back ({@link #hasRoomFor}). A taken batch stays counted (in
+ * flight) until {@link #done}, so the count never misses spans between leaving the queue and
+ * being resolved.
  */
 final class ExportQueue {
 

@@ -115,10 +115,11 @@ public final class Forwarder implements ProfileConsumer, AcceptedSpansConsumer {
 
   /**
    * Enriched mode: whether the queue has room for a trace of {@code traceSpans} and the
-   * {@code queuedSpans} waiting for analysis before it, while the next hop takes what is sent, so that a slow next hop holds the analysis back (and ingest refuses) instead of
-   * the queue dropping analysed spans. While the last send did not go through (the next hop is
-   * down, overloaded or refusing), there is always room: the analysis and its metrics go on, and
-   * the queue drops its oldest, counted as {@code queue_full}.
+   * {@code queuedSpans} waiting for analysis before it, while the next hop takes what is sent, so
+   * that a slow next hop holds the analysis back (and ingest refuses) instead of the queue
+   * dropping analysed spans. While the last send did not go through (the next hop is down,
+   * overloaded or refusing), there is always room: the analysis and its metrics go on, and the
+   * queue drops its oldest, counted as {@code queue_full}.
    */
   @Override
   public boolean hasRoomFor(long queuedSpans, int traceSpans) {
