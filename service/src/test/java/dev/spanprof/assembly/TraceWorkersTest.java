@@ -93,16 +93,7 @@ class TraceWorkersTest {
         }
         return room.get();
       }
-    }, new AssemblyListener() {
-      @Override
-      public void onLateSpans(int count) {}
-
-      @Override
-      public void onTraceCompleted(CompletedTrace trace) {}
-
-      @Override
-      public void onSinkFailure(CompletedTrace trace, RuntimeException failure) {}
-    });
+    }, AssemblyListener.NOOP);
 
     assertThat(workers.offer(trace(1, 3))).isFalse();
     assertThat(workers.queuedSpans()).isZero();

@@ -2,7 +2,6 @@ package dev.spanprof.export;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.google.protobuf.ByteString;
 import dev.spanprof.analysis.TraceId;
 import dev.spanprof.assembly.ManualTimeSource;
 import dev.spanprof.assembly.TraceAssembler;
@@ -10,23 +9,16 @@ import dev.spanprof.testing.GrpcOtlpReceiver;
 import dev.spanprof.testing.ManualRetryClock;
 import dev.spanprof.testing.Meters;
 import dev.spanprof.testing.Otlp;
-import dev.spanprof.testing.Ports;
 import dev.spanprof.testing.RecordingProfiles;
+import dev.spanprof.testing.TestTraffic;
 import io.grpc.Status;
-import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micronaut.context.ApplicationContext;
 import io.micronaut.context.annotation.Property;
 import io.micronaut.test.extensions.junit5.annotation.MicronautTest;
 import io.micronaut.test.support.TestPropertyProvider;
-import io.opentelemetry.proto.trace.v1.Span;
 import jakarta.inject.Inject;
 import java.io.IOException;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
-import java.nio.ByteBuffer;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -174,24 +166,11 @@ class ForwardingBackpressureTest implements TestPropertyProvider {
   }
 
   private double failed() {
-    return registry.find("spanprof.export.failed.spans").counters().stream()
-        .mapToDouble(Counter::count).sum();
+    return meters().sum("spanprof.export.failed.spans");
   }
 
   private int send(TraceId trace) throws Exception {
-    Span.Builder[] spans = new Span.Builder[SPANS_PER_TRACE];
-    for (int i = 0; i < SPANS_PER_TRACE; i++) {
-      spans[i] = Otlp.span(trace, i + 1);
-      if (i > 0) {
-        spans[i].setParentSpanId(ByteString.copyFrom(ByteBuffer.allocate(8).putLong(1).array()));
-      }
-    }
-    return HttpClient.newHttpClient().send(
-        HttpRequest.newBuilder(URI.create(Ports.of(context).httpUrl("/v1/traces")))
-            .header("Content-Type", "application/x-protobuf")
-            .POST(HttpRequest.BodyPublishers.ofByteArray(Otlp.request("svc", spans).toByteArray()))
-            .build(),
-        HttpResponse.BodyHandlers.ofString()).statusCode();
+    return TestTraffic.postProtobuf(context, Otlp.rootAndChildren("svc", trace, SPANS_PER_TRACE));
   }
 
   private void complete() {

@@ -16,6 +16,7 @@ import java.time.Duration;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
+import java.util.function.IntSupplier;
 
 /**
  * The next hop for forwarding tests: a plain grpc-java OTLP TraceService on a free port that
@@ -97,14 +98,7 @@ public final class GrpcOtlpReceiver extends RecordingReceiver {
 
   /** Waits until at least {@code count} requests arrived, held or answered. */
   public synchronized void awaitArrived(int count, Duration timeout) throws InterruptedException {
-    long deadline = System.nanoTime() + timeout.toNanos();
-    while (arrived < count) {
-      long left = deadline - System.nanoTime();
-      if (left <= 0) {
-        throw new AssertionError("only " + arrived + " of " + count + " requests arrived");
-      }
-      TimeUnit.NANOSECONDS.timedWait(this, left);
-    }
+    awaitCount(() -> arrived, count, timeout);
   }
 
   public synchronized int attempts() {
@@ -113,11 +107,16 @@ public final class GrpcOtlpReceiver extends RecordingReceiver {
 
   /** Waits until at least {@code count} requests were answered, accepted or not. */
   public synchronized void awaitAttempts(int count, Duration timeout) throws InterruptedException {
+    awaitCount(() -> attempts, count, timeout);
+  }
+
+  private synchronized void awaitCount(IntSupplier counter, int count, Duration timeout)
+      throws InterruptedException {
     long deadline = System.nanoTime() + timeout.toNanos();
-    while (attempts < count) {
+    while (counter.getAsInt() < count) {
       long left = deadline - System.nanoTime();
       if (left <= 0) {
-        throw new AssertionError("only " + attempts + " of " + count + " requests arrived");
+        throw new AssertionError("only " + counter.getAsInt() + " of " + count + " requests");
       }
       TimeUnit.NANOSECONDS.timedWait(this, left);
     }

@@ -17,6 +17,11 @@ public final class Meters {
     return counter == null ? 0 : counter.count();
   }
 
+  /** Every series of counter {@code name}, summed. */
+  public double sum(String name) {
+    return registry.find(name).counters().stream().mapToDouble(Counter::count).sum();
+  }
+
   public double gauge(String name) {
     return registry.get(name).gauge().value();
   }

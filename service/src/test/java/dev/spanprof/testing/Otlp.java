@@ -27,6 +27,19 @@ public final class Otlp {
         .setEndTimeUnixNano(1_700_000_000_000_001_000L);
   }
 
+  /** A request of one trace of {@code spans} spans (ids 1..n), span 1 the parent of the rest. */
+  public static ExportTraceServiceRequest rootAndChildren(String service, TraceId trace,
+      int spans) {
+    Span.Builder[] built = new Span.Builder[spans];
+    for (int i = 0; i < spans; i++) {
+      built[i] = span(trace, i + 1);
+      if (i > 0) {
+        built[i].setParentSpanId(ByteString.copyFrom(ByteBuffer.allocate(8).putLong(1).array()));
+      }
+    }
+    return request(service, built);
+  }
+
   /** A request of one resource ({@code service.name=service}) holding {@code spans}. */
   public static ExportTraceServiceRequest request(String service, Span.Builder... spans) {
     ScopeSpans.Builder scope = ScopeSpans.newBuilder();

@@ -7,6 +7,7 @@ import dev.spanprof.assembly.ManualTimeSource;
 import dev.spanprof.assembly.TraceAssembler;
 import dev.spanprof.golden.GoldenCases;
 import io.micronaut.context.ApplicationContext;
+import io.opentelemetry.proto.collector.trace.v1.ExportTraceServiceRequest;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -26,13 +27,24 @@ public final class TestTraffic {
   /** POSTs {@code body} to /v1/traces and expects a 200. */
   public static void post(ApplicationContext context, String contentType, byte[] body)
       throws Exception {
-    HttpResponse<String> response = HTTP.send(
+    HttpResponse<String> response = send(context, contentType, body);
+    assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
+  }
+
+  /** POSTs an OTLP protobuf request to /v1/traces; returns the HTTP status. */
+  public static int postProtobuf(ApplicationContext context, ExportTraceServiceRequest request)
+      throws Exception {
+    return send(context, "application/x-protobuf", request.toByteArray()).statusCode();
+  }
+
+  private static HttpResponse<String> send(ApplicationContext context, String contentType,
+      byte[] body) throws Exception {
+    return HTTP.send(
         HttpRequest.newBuilder(URI.create(Ports.of(context).httpUrl("/v1/traces")))
             .header("Content-Type", contentType)
             .POST(HttpRequest.BodyPublishers.ofByteArray(body))
             .build(),
         HttpResponse.BodyHandlers.ofString());
-    assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
   }
 
   /** POSTs a golden case's OTLP/JSON. */
