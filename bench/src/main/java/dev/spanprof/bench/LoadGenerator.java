@@ -86,31 +86,37 @@ public final class LoadGenerator {
         Result limit = run(sinkOptions);
         print("decode-only sink", options, limit);
         if (flags.containsKey("compare")) {
-          warmUp(options, warmup);
-          Map<String, Double> before = scrape(metrics);
-          Result spanprof = run(options);
-          Map<String, Double> after = scrape(metrics);
-          print("spanprof", options, spanprof);
-          printWindow(before, after, spanprof.elapsed());
-          System.out.println(serverCounters(metrics));
+          SpanprofRun spanprof = loadSpanprof(options, warmup, metrics);
           System.out.printf(Locale.ROOT, "ratio spanprof / sink: %.1f %% accepted", 100
-              * spanprof.acceptedPerSecond() / limit.acceptedPerSecond());
-          if (forwarded(before, after) > 0) {
-            System.out.printf(Locale.ROOT, ", %.1f %% forwarded", 100 * forwarded(before, after)
-                / (spanprof.elapsed().toNanos() / 1e9) / limit.acceptedPerSecond());
+              * spanprof.result().acceptedPerSecond() / limit.acceptedPerSecond());
+          if (spanprof.forwardedPerSecond() > 0) {
+            System.out.printf(Locale.ROOT, ", %.1f %% forwarded",
+                100 * spanprof.forwardedPerSecond() / limit.acceptedPerSecond());
           }
           System.out.println();
         }
       }
       return;
     }
+    loadSpanprof(options, warmup, metrics);
+  }
+
+  /** A run against spanprof, and what the server forwarded per second meanwhile. */
+  private record SpanprofRun(Result result, double forwardedPerSecond) {}
+
+  /**
+   * Warms spanprof up, runs the load, and prints it with the server's counters, scraped before
+   * and after the run.
+   */
+  private static SpanprofRun loadSpanprof(Options options, Duration warmup, String metrics)
+      throws InterruptedException {
     warmUp(options, warmup);
     Map<String, Double> before = scrape(metrics);
     Result result = run(options);
     Map<String, Double> after = scrape(metrics);
     print("spanprof", options, result);
-    printWindow(before, after, result.elapsed());
-    System.out.println(serverCounters(metrics));
+    double forwardedPerSecond = printServer(before, after, result.elapsed());
+    return new SpanprofRun(result, forwardedPerSecond);
   }
 
   /**
@@ -209,24 +215,25 @@ public final class LoadGenerator {
    * above all what it forwarded, since a span accepted and then given up on the way to the next
    * hop (its queue full) is not carried through. Spans wait up to the trace timeout before they
    * are forwarded, so in the steady state the window lags the run's by that much; its rate is the
-   * same.
+   * same. Then the counters since the server started. Returns the forwarded spans per second (0
+   * when the counters could not be scraped).
    */
-  private static void printWindow(Map<String, Double> before, Map<String, Double> after,
+  private static double printServer(Map<String, Double> before, Map<String, Double> after,
       Duration elapsed) {
     if (before.isEmpty() || after.isEmpty()) {
       System.out.println("  server counters unavailable, nothing said about forwarding");
-      return;
+      return 0;
     }
-    double seconds = elapsed.toNanos() / 1e9;
-    double forwarded = forwarded(before, after);
+    double forwardedPerSecond = delta(before, after, EXPORTED) / (elapsed.toNanos() / 1e9);
     System.out.printf(Locale.ROOT, "  server in the run: received %.0f, forwarded %.0f spans "
             + "(%.0f spans/s), gave up forwarding %.0f, analysed %.0f%n",
-        delta(before, after, RECEIVED), forwarded, forwarded / seconds,
+        delta(before, after, RECEIVED), delta(before, after, EXPORTED), forwardedPerSecond,
         delta(before, after, EXPORT_FAILED), delta(before, after, COMPLETED));
-  }
-
-  private static double forwarded(Map<String, Double> before, Map<String, Double> after) {
-    return delta(before, after, EXPORTED);
+    StringBuilder line = new StringBuilder("  server (since it started):");
+    after.forEach((name, value) -> line.append(' ').append(name).append('=')
+        .append(String.format(Locale.ROOT, "%.0f", value)));
+    System.out.println(line);
+    return forwardedPerSecond;
   }
 
   private static double delta(Map<String, Double> before, Map<String, Double> after,
@@ -234,19 +241,10 @@ public final class LoadGenerator {
     return after.getOrDefault(metric, 0.0) - before.getOrDefault(metric, 0.0);
   }
 
-  /** The server's counters of what it received, refused, buffered, analysed and forwarded. */
-  public static String serverCounters(String metricsUrl) {
-    Map<String, Double> sums = scrape(metricsUrl);
-    if (sums.isEmpty()) {
-      return "  server counters unavailable from " + metricsUrl;
-    }
-    StringBuilder line = new StringBuilder("  server (since it started):");
-    sums.forEach((name, value) -> line.append(' ').append(name).append('=')
-        .append(String.format(Locale.ROOT, "%.0f", value)));
-    return line.toString();
-  }
-
-  /** The counters of {@link #serverCounters}, summed over their labels; empty when unreachable. */
+  /**
+   * The server's counters of what it received, refused, buffered, analysed and forwarded, each
+   * summed over its labels; empty when the server cannot be scraped.
+   */
   static Map<String, Double> scrape(String metricsUrl) {
     String scrape;
     try {
