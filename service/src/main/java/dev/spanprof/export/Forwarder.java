@@ -183,7 +183,7 @@ public final class Forwarder implements ProfileConsumer, AcceptedSpansConsumer {
   }
 
   private void send(List<ExportEntry> batch) throws InterruptedException {
-    byte[] request = ExportRequestEncoder.encode(batch);
+    ExportRequest request = ExportRequest.of(batch);
     int spans = batch.size();
     long start = clock.nanoTime();
     for (int attempt = 0; ; attempt++) {

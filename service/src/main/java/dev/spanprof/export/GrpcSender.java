@@ -3,7 +3,6 @@ package dev.spanprof.export;
 import com.google.protobuf.InvalidProtocolBufferException;
 import com.google.rpc.RetryInfo;
 import dev.spanprof.config.ExportConfiguration;
-import dev.spanprof.ingest.RawBytesMarshaller;
 import io.grpc.CallOptions;
 import io.grpc.Channel;
 import io.grpc.ChannelCredentials;
@@ -30,8 +29,8 @@ import java.util.Set;
 import java.util.concurrent.TimeUnit;
 
 /**
- * OTLP/gRPC to the next hop. The request goes out as the bytes it was encoded to (a pass-through
- * marshaller). Retryable as the OTLP specification says: CANCELLED, DEADLINE_EXCEEDED, ABORTED,
+ * OTLP/gRPC to the next hop. The request is encoded as gRPC sends it
+ * ({@link ExportRequestMarshaller}). Retryable as the OTLP specification says: CANCELLED, DEADLINE_EXCEEDED, ABORTED,
  * OUT_OF_RANGE, UNAVAILABLE, DATA_LOSS, and RESOURCE_EXHAUSTED only when it carries RetryInfo.
  */
 final class GrpcSender implements OtlpSender {
@@ -82,7 +81,7 @@ final class GrpcSender implements OtlpSender {
   }
 
   @Override
-  public SendResult send(byte[] request) {
+  public SendResult send(ExportRequest request) {
     CallOptions options = CallOptions.DEFAULT.withDeadlineAfter(timeout.toNanos(), TimeUnit.NANOSECONDS);
     if (gzip) {
       options = options.withCompression("gzip");
@@ -90,7 +89,7 @@ final class GrpcSender implements OtlpSender {
     try {
       ExportTraceServiceResponse response =
           ClientCalls.blockingUnaryCall(
-              intercepted, RawBytesMarshaller.TRACE_EXPORT, options, request);
+              intercepted, ExportRequestMarshaller.TRACE_EXPORT, options, request);
       return SendResult.sent(response.getPartialSuccess().getRejectedSpans(),
           response.getPartialSuccess().getErrorMessage());
     } catch (StatusRuntimeException e) {

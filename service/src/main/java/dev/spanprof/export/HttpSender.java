@@ -48,13 +48,10 @@ final class HttpSender implements OtlpSender {
   }
 
   @Override
-  public SendResult send(byte[] request) {
+  public SendResult send(ExportRequest request) {
     byte[] body;
     try {
-      body = json ? OtlpJson.encode(ExportTraceServiceRequest.parseFrom(request)) : request;
-      if (gzipLevel > 0) {
-        body = gzip(body);
-      }
+      body = body(request);
     } catch (IOException e) {
       return SendResult.failed("encoding", "cannot encode the request: " + e.getMessage());
     }
@@ -115,12 +112,25 @@ final class HttpSender implements OtlpSender {
     }
   }
 
-  private byte[] gzip(byte[] bytes) throws IOException {
-    ByteArrayOutputStream out = new ByteArrayOutputStream(bytes.length / 4 + 64);
+  /** The protobuf request is encoded straight into the compressor when there is one. */
+  private byte[] body(ExportRequest request) throws IOException {
+    if (json) {
+      byte[] encoded = OtlpJson.encode(ExportTraceServiceRequest.parseFrom(request.toByteArray()));
+      return gzipLevel > 0 ? gzip(encoded.length, out -> out.write(encoded)) : encoded;
+    }
+    return gzipLevel > 0 ? gzip(request.size(), request::writeTo) : request.toByteArray();
+  }
+
+  private byte[] gzip(int sizeBytes, Body body) throws IOException {
+    ByteArrayOutputStream out = new ByteArrayOutputStream(sizeBytes / 4 + 64);
     try (OutputStream zip = Gzip.stream(out, gzipLevel)) {
-      zip.write(bytes);
+      body.writeTo(zip);
     }
     return out.toByteArray();
+  }
+
+  private interface Body {
+    void writeTo(OutputStream out) throws IOException;
   }
 
   @Override

@@ -1,9 +1,9 @@
 package dev.spanprof.export;
 
-/** Sends one encoded {@code ExportTraceServiceRequest} to the next hop. */
+/** Sends one {@code ExportTraceServiceRequest} to the next hop. */
 interface OtlpSender extends AutoCloseable {
 
-  SendResult send(byte[] request);
+  SendResult send(ExportRequest request);
 
   @Override
   void close();

@@ -12,11 +12,14 @@ import dev.spanprof.assembly.CompletedTrace;
 import dev.spanprof.assembly.Completion;
 import dev.spanprof.golden.GoldenCases;
 import dev.spanprof.ingest.OtlpTestSpans;
+import io.grpc.Drainable;
+import io.grpc.KnownLength;
 import io.opentelemetry.proto.collector.trace.v1.ExportTraceServiceRequest;
 import io.opentelemetry.proto.common.v1.AnyValue;
 import io.opentelemetry.proto.common.v1.KeyValue;
 import io.opentelemetry.proto.trace.v1.Span;
 import java.io.ByteArrayOutputStream;
+import java.io.InputStream;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
@@ -156,11 +159,42 @@ class ExportPiecesTest {
     ExportTraceServiceRequest original = OtlpTestSpans.decodeJson(json);
     List<SpanRecord> spans = OtlpTestSpans.fromJson(json);
 
-    ExportTraceServiceRequest encoded = ExportTraceServiceRequest.parseFrom(ExportRequestEncoder.encode(
+    ExportTraceServiceRequest encoded = ExportTraceServiceRequest.parseFrom(ExportRequest.of(
         spans.stream().map(span -> new ExportEntry(span.resource(), span.scope(), span.encoded(),
-            ExportEntry.NOTHING_APPENDED)).toList()));
+            ExportEntry.NOTHING_APPENDED)).toList()).toByteArray());
 
     assertThat(encoded).isEqualTo(original);
+  }
+
+  @Test
+  void request_streamedAsGrpcSendsIt_isTheWholeRequestOfTheComputedSize() throws Exception {
+    List<SpanRecord> spans = OtlpTestSpans.fromJson(GoldenCases.otlpJson("fanout-self-time"));
+    // Enough spans to pass the encoder's buffer a few times, each with an (empty) attribute
+    // appended, so that each is written in two parts.
+    List<ExportEntry> entries = IntStream.range(0, 400)
+        .mapToObj(i -> spans.get(i % spans.size()))
+        .map(span -> new ExportEntry(span.resource(), span.scope(), span.encoded(),
+            new byte[] {0x4A, 0x00}))
+        .toList();
+    ExportRequest request = ExportRequest.of(entries);
+    byte[] whole = request.toByteArray();
+    assertThat(whole.length).isGreaterThan(3 * 8192).isEqualTo(request.size());
+    assertThat(ExportTraceServiceRequest.parseFrom(whole).getResourceSpansList().stream()
+        .flatMap(resource -> resource.getScopeSpansList().stream())
+        .mapToInt(scope -> scope.getSpansCount()).sum()).isEqualTo(400);
+
+    InputStream drained = ExportRequestMarshaller.TRACE_EXPORT.streamRequest(request);
+    assertThat(drained).isInstanceOf(KnownLength.class);
+    assertThat(drained.available()).isEqualTo(request.size());
+    ByteArrayOutputStream target = new ByteArrayOutputStream();
+    assertThat(((Drainable) drained).drainTo(target)).isEqualTo(request.size());
+    assertThat(target.toByteArray()).isEqualTo(whole);
+    assertThat(drained.available()).isZero();
+
+    InputStream read = ExportRequestMarshaller.TRACE_EXPORT.streamRequest(request);
+    assertThat(read.read()).isEqualTo(whole[0] & 0xFF);
+    assertThat(read.available()).isEqualTo(request.size() - 1);
+    assertThat(read.readAllBytes()).isEqualTo(Arrays.copyOfRange(whole, 1, whole.length));
   }
 
   private static List<ExportEntry> entries(int count) {

@@ -21,6 +21,7 @@ import java.time.Duration;
 import java.util.HexFormat;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 
@@ -65,5 +66,11 @@ class GrpcForwardingTest extends ForwardingContract implements TestPropertyProvi
         "spanprof.export.endpoint", "http://localhost:" + receiver.port(),
         "spanprof.export.protocol", "grpc",
         "spanprof.export.flush-interval", "10ms");
+  }
+
+  /** gzip by default: the request is encoded straight into the compressor. */
+  @AfterAll
+  void everyRequestWasGzipped() {
+    assertThat(((GrpcOtlpReceiver) receiver).encodings()).containsOnly("gzip");
   }
 }

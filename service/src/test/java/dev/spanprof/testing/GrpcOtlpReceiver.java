@@ -2,8 +2,12 @@ package dev.spanprof.testing;
 
 import io.grpc.Grpc;
 import io.grpc.InsecureServerCredentials;
+import io.grpc.Metadata;
 import io.grpc.Server;
+import io.grpc.ServerCall;
+import io.grpc.ServerCallHandler;
 import io.grpc.ServerCredentials;
+import io.grpc.ServerInterceptor;
 import io.grpc.Status;
 import io.grpc.TlsServerCredentials;
 import io.grpc.stub.StreamObserver;
@@ -13,6 +17,8 @@ import io.opentelemetry.proto.collector.trace.v1.TraceServiceGrpc;
 import java.io.File;
 import java.io.IOException;
 import java.time.Duration;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
@@ -24,7 +30,11 @@ import java.util.function.IntSupplier;
  */
 public final class GrpcOtlpReceiver extends RecordingReceiver {
 
+  private static final Metadata.Key<String> MESSAGE_ENCODING =
+      Metadata.Key.of("grpc-encoding", Metadata.ASCII_STRING_MARSHALLER);
+
   private final Server server;
+  private final Set<String> encodings = ConcurrentHashMap.newKeySet();
   private volatile Function<ExportTraceServiceRequest, Status> failWith = request -> null;
   private volatile CountDownLatch held = new CountDownLatch(0);
   private int arrived;
@@ -64,6 +74,15 @@ public final class GrpcOtlpReceiver extends RecordingReceiver {
             }
           }
         })
+        .intercept(new ServerInterceptor() {
+          @Override
+          public <Q, A> ServerCall.Listener<Q> interceptCall(ServerCall<Q, A> call,
+              Metadata headers, ServerCallHandler<Q, A> next) {
+            String encoding = headers.get(MESSAGE_ENCODING);
+            encodings.add(encoding == null ? "identity" : encoding);
+            return next.startCall(call, headers);
+          }
+        })
         .build()
         .start();
   }
@@ -79,6 +98,11 @@ public final class GrpcOtlpReceiver extends RecordingReceiver {
   @Override
   public int port() {
     return server.getPort();
+  }
+
+  /** The message encodings (compression) of the requests so far: "gzip", "identity". */
+  public Set<String> encodings() {
+    return Set.copyOf(encodings);
   }
 
   /** Decides each request's answer: null accepts it, a status refuses it. */

@@ -1,0 +1,42 @@
+package dev.spanprof.export;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.spanprof.testing.GrpcOtlpReceiver;
+import io.micronaut.context.annotation.Property;
+import io.micronaut.test.extensions.junit5.annotation.MicronautTest;
+import io.micronaut.test.support.TestPropertyProvider;
+import java.io.IOException;
+import java.util.Map;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.TestInstance;
+
+/**
+ * Forwarding over OTLP/gRPC uncompressed: gRPC frames the request at the length it announces and
+ * has it encoded straight into its buffers (with gzip, into the compressor: {@link
+ * GrpcForwardingTest}).
+ */
+@MicronautTest
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+@Property(name = "test.time", value = "manual")
+@Property(name = "test.profiles", value = "recording")
+class GrpcUncompressedForwardingTest extends ForwardingContract implements TestPropertyProvider {
+
+  GrpcUncompressedForwardingTest() throws IOException {
+    super(GrpcOtlpReceiver.plaintext());
+  }
+
+  @Override
+  public Map<String, String> getProperties() {
+    return Map.of(
+        "spanprof.export.endpoint", "http://localhost:" + receiver.port(),
+        "spanprof.export.protocol", "grpc",
+        "spanprof.export.compression", "none",
+        "spanprof.export.flush-interval", "10ms");
+  }
+
+  @AfterAll
+  void everyRequestWasUncompressed() {
+    assertThat(((GrpcOtlpReceiver) receiver).encodings()).containsOnly("identity");
+  }
+}
