@@ -1,6 +1,5 @@
 package dev.spanprof.bench;
 
-import dev.spanprof.ingest.RawBytesMarshaller;
 import io.grpc.BindableService;
 import io.grpc.Server;
 import io.grpc.ServerServiceDefinition;

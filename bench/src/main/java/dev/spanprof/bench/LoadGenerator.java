@@ -1,6 +1,5 @@
 package dev.spanprof.bench;
 
-import dev.spanprof.ingest.RawBytesMarshaller;
 import io.grpc.CallOptions;
 import io.grpc.ManagedChannel;
 import io.grpc.Status;

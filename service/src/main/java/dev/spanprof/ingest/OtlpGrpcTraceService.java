@@ -15,7 +15,8 @@ import java.time.Duration;
 /**
  * OTLP/gRPC {@code TraceService/Export} on the gRPC port (4317).
  *
- * <p>The request is taken as raw bytes (a custom marshaller) and decoded by {@link TraceIngest},
+ * <p>The request is taken as raw bytes ({@link RequestBodies}, which reuses their arrays) and
+ * decoded by {@link TraceIngest},
  * so a body that is not protobuf gets INVALID_ARGUMENT with the decoder's message instead of the
  * generic INTERNAL a generated stub would answer. Oversized messages never reach this class:
  * gRPC's deframer refuses them with RESOURCE_EXHAUSTED beyond {@code spanprof.ingest.
@@ -27,6 +28,7 @@ final class OtlpGrpcTraceService implements BindableService {
 
   private final TraceIngest ingest;
   private final Duration retryAfter;
+  private final RequestBodies bodies = new RequestBodies();
 
   OtlpGrpcTraceService(TraceIngest ingest, IngestConfiguration configuration) {
     this.ingest = ingest;
@@ -36,12 +38,17 @@ final class OtlpGrpcTraceService implements BindableService {
   @Override
   public ServerServiceDefinition bindService() {
     return ServerServiceDefinition.builder(TraceServiceGrpc.SERVICE_NAME)
-        .addMethod(RawBytesMarshaller.TRACE_EXPORT, ServerCalls.asyncUnaryCall(this::export))
+        .addMethod(bodies.traceExport(), ServerCalls.asyncUnaryCall(this::export))
         .build();
   }
 
-  private void export(byte[] body, StreamObserver<ExportTraceServiceResponse> responses) {
-    IngestResult result = ingest.exportProtobuf(body, Transport.GRPC);
+  private void export(ReceivedBody body, StreamObserver<ExportTraceServiceResponse> responses) {
+    IngestResult result;
+    try {
+      result = ingest.exportProtobuf(body.bytes(), body.length(), Transport.GRPC);
+    } finally {
+      body.release();
+    }
     switch (result.outcome()) {
       case ACCEPTED -> {
         responses.onNext(OtlpResponses.success(result));

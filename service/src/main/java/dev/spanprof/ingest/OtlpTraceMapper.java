@@ -81,8 +81,16 @@ final class OtlpTraceMapper {
 
   /** Maps a protobuf-encoded request. */
   MappedRequest map(byte[] body) throws InvalidOtlpException {
+    return map(body, body.length);
+  }
+
+  /**
+   * Maps a protobuf-encoded request in {@code body[0, bodyLength)}. Every record, resource and scope
+   * holds copies of what it keeps, so the array can be used again afterwards.
+   */
+  MappedRequest map(byte[] body, int bodyLength) throws InvalidOtlpException {
     Walk walk = new Walk(body);
-    WireReader request = new WireReader(body, 0, body.length);
+    WireReader request = new WireReader(body, 0, bodyLength);
     for (int r = 0; request.hasMore(); ) {
       int tag = request.readTag();
       if (tag == RESOURCE_SPANS) {

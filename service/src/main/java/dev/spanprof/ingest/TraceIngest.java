@@ -40,7 +40,12 @@ final class TraceIngest {
   }
 
   IngestResult exportProtobuf(byte[] body, Transport transport) {
-    return export(transport, () -> mapProtobuf(body));
+    return exportProtobuf(body, body.length, transport);
+  }
+
+  /** A body in {@code body[0, length)}; nothing refers to the array once this returns. */
+  IngestResult exportProtobuf(byte[] body, int length, Transport transport) {
+    return export(transport, () -> mapProtobuf(body, length));
   }
 
   IngestResult exportJson(byte[] body, Transport transport) {
@@ -63,9 +68,9 @@ final class TraceIngest {
     return buffer(mapped, transport);
   }
 
-  private MappedRequest mapProtobuf(byte[] body) throws InvalidOtlpException {
+  private MappedRequest mapProtobuf(byte[] body, int length) throws InvalidOtlpException {
     try {
-      return mapper.map(body);
+      return mapper.map(body, length);
     } catch (InvalidOtlpException e) {
       throw new InvalidOtlpException(
           "the body is not a valid OTLP ExportTraceServiceRequest protobuf: " + e.getMessage(), e);

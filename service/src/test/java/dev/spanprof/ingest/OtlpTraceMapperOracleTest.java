@@ -25,6 +25,7 @@ import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
+import java.util.HexFormat;
 import java.util.List;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
@@ -203,6 +204,41 @@ class OtlpTraceMapperOracleTest {
       case KVLIST_VALUE -> oracle(value.getKvlistValue().getValuesList());
       default -> null;
     };
+  }
+
+  /**
+   * The gRPC endpoint reads each body into an array it reuses: the walk must stay within the
+   * body's length, and keep nothing that refers to the array once it returns.
+   */
+  @Test
+  void bodyAtTheStartOfALargerArray_mapsAsAlone_andTheRecordsOutliveTheArray() throws Exception {
+    Random random = new Random(20261122);
+    for (int round = 0; round < 100; round++) {
+      byte[] body = randomRequest(random).toByteArray();
+      byte[] reused = new byte[body.length + 1 + random.nextInt(4096)];
+      random.nextBytes(reused);
+      System.arraycopy(body, 0, reused, 0, body.length);
+
+      MappedRequest alone = mapper.map(body);
+      MappedRequest inReused = mapper.map(reused, body.length);
+      random.nextBytes(reused);
+
+      assertThat(inReused.rejectedSpans()).as("round %d", round).isEqualTo(alone.rejectedSpans());
+      assertThat(inReused.spans().stream().map(OtlpTraceMapperOracleTest::everything))
+          .as("round %d", round)
+          .containsExactlyElementsOf(alone.spans().stream()
+              .map(OtlpTraceMapperOracleTest::everything).toList());
+    }
+  }
+
+  /** Every field of a record, its attributes and its resource's and scope's decoded. */
+  private static List<Object> everything(SpanRecord span) {
+    return List.of(HexFormat.of().formatHex(span.encoded()), span.traceId(), span.spanId(),
+        span.parentSpanId(), span.name(), span.kind(), span.status(), span.startNanos(),
+        span.endNanos(), span.attributes(), HexFormat.of().formatHex(span.resource().encoded()),
+        span.resource().attributes(), span.resource().schemaUrl(),
+        HexFormat.of().formatHex(span.scope().encoded()), span.scope().name(),
+        span.scope().version(), span.scope().attributes(), span.scope().schemaUrl());
   }
 
   private static ExportTraceServiceRequest randomRequest(Random random) {

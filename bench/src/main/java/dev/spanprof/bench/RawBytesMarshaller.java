@@ -1,4 +1,4 @@
-package dev.spanprof.ingest;
+package dev.spanprof.bench;
 
 import io.grpc.KnownLength;
 import io.grpc.MethodDescriptor;
@@ -14,15 +14,15 @@ import java.util.Arrays;
 
 /**
  * A gRPC marshaller that passes messages as their encoded bytes, so the side that holds them
- * decides when (and whether) to parse: spanprof's OTLP endpoint, its forwarder and the benchmark
- * tools all exchange {@code ExportTraceServiceRequest}s this way.
+ * decides when (and whether) to parse: the load generator sends its requests this way, and the
+ * decode-only sink receives them so, as spanprof's own endpoint does ({@code RequestBodies}).
  */
-public final class RawBytesMarshaller implements MethodDescriptor.Marshaller<byte[]> {
+final class RawBytesMarshaller implements MethodDescriptor.Marshaller<byte[]> {
 
   private static final RawBytesMarshaller INSTANCE = new RawBytesMarshaller();
 
   /** OTLP's trace {@code Export} method with the request as its encoded bytes. */
-  public static final MethodDescriptor<byte[], ExportTraceServiceResponse> TRACE_EXPORT =
+  static final MethodDescriptor<byte[], ExportTraceServiceResponse> TRACE_EXPORT =
       TraceServiceGrpc.getExportMethod().toBuilder(
               INSTANCE, ProtoUtils.marshaller(ExportTraceServiceResponse.getDefaultInstance()))
           .build();
