@@ -37,6 +37,8 @@ class BenchmarksSmokeTest {
             "dev.spanprof.bench.HistogramBenchmark.lookupAndRecord",
             "dev.spanprof.export.EnrichmentBenchmark.appendBytes",
             "dev.spanprof.export.EnrichmentBenchmark.rebuild",
+            "dev.spanprof.export.ExportRequestBenchmark.arrayThenGzip",
+            "dev.spanprof.export.ExportRequestBenchmark.streamedIntoGzip",
             "dev.spanprof.bench.PipelineBenchmark.analyseAndRecord");
     assertThat(results).allSatisfy(result ->
         assertThat(result.getPrimaryResult().getScore()).isPositive());
