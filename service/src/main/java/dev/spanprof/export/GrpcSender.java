@@ -30,8 +30,9 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * OTLP/gRPC to the next hop. The request is encoded as gRPC sends it
- * ({@link ExportRequestMarshaller}). Retryable as the OTLP specification says: CANCELLED, DEADLINE_EXCEEDED, ABORTED,
- * OUT_OF_RANGE, UNAVAILABLE, DATA_LOSS, and RESOURCE_EXHAUSTED only when it carries RetryInfo.
+ * ({@link ExportRequestMarshaller}). Retryable as the OTLP specification says: CANCELLED,
+ * DEADLINE_EXCEEDED, ABORTED, OUT_OF_RANGE, UNAVAILABLE, DATA_LOSS, and RESOURCE_EXHAUSTED only
+ * when it carries RetryInfo.
  */
 final class GrpcSender implements OtlpSender {
 

@@ -16,12 +16,11 @@ import java.time.Duration;
  * OTLP/gRPC {@code TraceService/Export} on the gRPC port (4317).
  *
  * <p>The request is taken as raw bytes ({@link RequestBodies}, which reuses their arrays) and
- * decoded by {@link TraceIngest},
- * so a body that is not protobuf gets INVALID_ARGUMENT with the decoder's message instead of the
- * generic INTERNAL a generated stub would answer. Oversized messages never reach this class:
- * gRPC's deframer refuses them with RESOURCE_EXHAUSTED beyond {@code spanprof.ingest.
- * max-message-size}. Statuses follow the OTLP specification: RESOURCE_EXHAUSTED carries
- * {@code RetryInfo} only when a retry can succeed.
+ * decoded by {@link TraceIngest}, so a body that is not protobuf gets INVALID_ARGUMENT with the
+ * decoder's message instead of the generic INTERNAL a generated stub would answer. Oversized
+ * messages never reach this class: gRPC's deframer refuses them with RESOURCE_EXHAUSTED beyond
+ * {@code spanprof.ingest.max-message-size}. Statuses follow the OTLP specification:
+ * RESOURCE_EXHAUSTED carries {@code RetryInfo} only when a retry can succeed.
  */
 @Singleton
 final class OtlpGrpcTraceService implements BindableService {

@@ -85,8 +85,8 @@ final class OtlpTraceMapper {
   }
 
   /**
-   * Maps a protobuf-encoded request in {@code body[0, bodyLength)}. Every record, resource and scope
-   * holds copies of what it keeps, so the array can be used again afterwards.
+   * Maps a protobuf-encoded request in {@code body[0, bodyLength)}. Every record, resource and
+   * scope holds copies of what it keeps, so the array can be used again afterwards.
    */
   MappedRequest map(byte[] body, int bodyLength) throws InvalidOtlpException {
     Walk walk = new Walk(body);
