@@ -52,6 +52,12 @@ def documented_keys():
         return set(re.findall(r"^\| `(spanprof\.[a-z0-9.-]+)` \|", readme.read(), re.M))
 
 
+def megabytes(size):
+    """A Micronaut size such as 256MB or 1GB, in MiB."""
+    number, unit = re.fullmatch(r"(\d+)(KB|MB|GB)", size).groups()
+    return int(number) * {"KB": 1 / 1024, "MB": 1, "GB": 1024}[unit]
+
+
 def flatten(tree, prefix=""):
     for key, value in tree.items():
         path = f"{prefix}.{key}" if prefix else key
@@ -126,6 +132,8 @@ class BaseTest(unittest.TestCase, SpanprofContainerChecks):
         # BENCHMARKS.md: ~565 bytes of heap per buffered span; the buffer takes at most a quarter
         # of the heap, which is 75 % of the 2 GiB limit.
         self.assertLessEqual(spanprof["assembly"]["max-buffered-spans"] * 565, 0.75 * 2 * 2**30 / 4)
+        # The span store, on top at worst: at most a sixth of the heap.
+        self.assertLessEqual(megabytes(spanprof["ingest"]["span-store-size"]), 0.75 * 2 * 1024 / 6)
         self.assertEqual(spanprof["management"]["port"], 9464)
 
     def test_service_and_disruption_budget(self):
@@ -224,6 +232,8 @@ class SidecarTest(unittest.TestCase, SpanprofContainerChecks):
         self.assertEqual(volumes["spanprof-config"]["configMap"]["name"],
                          config_map["metadata"]["name"])
         spanprof = self.check_config_map(config_map)
+        # The span store, on top of the buffers at worst: at most a sixth of the 384 MiB heap.
+        self.assertLessEqual(megabytes(spanprof["ingest"]["span-store-size"]), 0.75 * 512 / 6)
         cluster = render("otel-collector/cluster")
         service = self.manifests_service(cluster, "otel-collector")
         grpc = {p["name"]: p["port"] for p in service["spec"]["ports"]}["otlp-grpc"]

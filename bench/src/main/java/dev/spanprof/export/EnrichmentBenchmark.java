@@ -58,7 +58,7 @@ public class EnrichmentBenchmark {
     for (int i = 0; i < trace.spanCount(); i++) {
       SpanProfile result = profile.spans().get(i);
       SpanRecord span = trace.spans().get(i);
-      spans.add(Span.parseFrom(span.encoded()).toBuilder()
+      spans.add(Span.parseFrom(span.copyOfEncoded()).toBuilder()
           .addAttributes(string("spanprof.resource", result.resource()))
           .addAttributes(string("spanprof.state", result.state()))
           .addAttributes(integer("spanprof.self_time_ns", result.selfTimeNs()))

@@ -1,5 +1,6 @@
 package dev.spanprof.analysis;
 
+import java.util.Arrays;
 import java.util.Objects;
 
 /**
@@ -37,7 +38,12 @@ public final class SpanRecord {
   private final AttributeDecoder attributeDecoder;
   private final SpanResource resource;
   private final SpanScope scope;
+  /** The span's encoding is {@code encoded[encodedOffset, encodedOffset + encodedLength)}. */
   private final byte[] encoded;
+  private final int encodedOffset;
+  private final int encodedLength;
+  /** The slab {@code encoded} belongs to, or null when the span has an array of its own. */
+  private final Slab slab;
 
   private SpanRecord(Builder builder) {
     this.traceIdHigh = builder.traceIdHigh;
@@ -54,6 +60,9 @@ public final class SpanRecord {
     this.resource = Objects.requireNonNull(builder.resource, "resource");
     this.scope = Objects.requireNonNull(builder.scope, "scope");
     this.encoded = Objects.requireNonNull(builder.encoded, "encoded");
+    this.encodedOffset = builder.encodedOffset;
+    this.encodedLength = builder.encodedLength;
+    this.slab = builder.slab;
   }
 
   public static Builder builder() {
@@ -124,16 +133,16 @@ public final class SpanRecord {
   public Attributes attributes() {
     Attributes known = attributes;
     if (known == null) {
-      known = attributeDecoder.decode(encoded);
+      known = attributeDecoder.decode(encoded, encodedOffset, encodedLength);
       attributes = known;
     }
     return known;
   }
 
-  /** Decodes a span's own attributes from its encoded bytes. */
+  /** Decodes a span's own attributes from its encoding, {@code buffer[offset, offset + length)}. */
   @FunctionalInterface
   public interface AttributeDecoder {
-    Attributes decode(byte[] encodedSpan);
+    Attributes decode(byte[] buffer, int offset, int length);
   }
 
   /** The span's attribute {@code key}, else its resource's, else null (semantics.md §1). */
@@ -150,9 +159,31 @@ public final class SpanRecord {
     return scope;
   }
 
-  /** The original encoded OTLP {@code Span} message. Callers must not modify it. */
-  public byte[] encoded() {
+  /**
+   * The array holding the original encoded OTLP {@code Span} message, from {@link
+   * #encodedOffset()} for {@link #encodedLength()} bytes; other spans' bytes may share it. Callers
+   * must not modify it, nor read it once they released their hold ({@link Slab}).
+   */
+  public byte[] encodedArray() {
     return encoded;
+  }
+
+  public int encodedOffset() {
+    return encodedOffset;
+  }
+
+  public int encodedLength() {
+    return encodedLength;
+  }
+
+  /** A copy of the original encoded OTLP {@code Span} message. */
+  public byte[] copyOfEncoded() {
+    return Arrays.copyOfRange(encoded, encodedOffset, encodedOffset + encodedLength);
+  }
+
+  /** The slab holding the span's bytes, or null when they are in an array of their own. */
+  public Slab slab() {
+    return slab;
   }
 
   @Override
@@ -186,6 +217,9 @@ public final class SpanRecord {
     private SpanResource resource;
     private SpanScope scope;
     private byte[] encoded = new byte[0];
+    private int encodedOffset;
+    private int encodedLength;
+    private Slab slab;
 
     private Builder() {}
 
@@ -253,8 +287,21 @@ public final class SpanRecord {
       return this;
     }
 
+    /** The span's encoding, in an array of its own. */
     public Builder setEncoded(byte[] encoded) {
       this.encoded = Objects.requireNonNull(encoded, "encoded");
+      this.encodedOffset = 0;
+      this.encodedLength = encoded.length;
+      this.slab = null;
+      return this;
+    }
+
+    /** The span's encoding, placed in {@code slab} at {@code offset}; the span has a hold on it. */
+    public Builder setEncoded(Slab slab, int offset, int length) {
+      this.slab = Objects.requireNonNull(slab, "slab");
+      this.encoded = slab.bytes;
+      this.encodedOffset = offset;
+      this.encodedLength = length;
       return this;
     }
 

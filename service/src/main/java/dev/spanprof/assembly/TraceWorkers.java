@@ -1,5 +1,6 @@
 package dev.spanprof.assembly;
 
+import dev.spanprof.analysis.Slab;
 import java.time.Duration;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.RejectedExecutionException;
@@ -110,6 +111,7 @@ public final class TraceWorkers implements TraceHandoff {
     } catch (RuntimeException failure) {
       listener.onSinkFailure(trace, failure);
     } finally {
+      Slab.release(trace.spans());
       queuedSpans.addAndGet(-trace.spanCount());
     }
   }

@@ -13,10 +13,13 @@ public final class IngestConfiguration {
   public static final int DEFAULT_MAX_MESSAGE_SIZE = 16 * 1024 * 1024;
   public static final int DEFAULT_MAX_INTERNED_STRINGS = 100_000;
   public static final Duration DEFAULT_RETRY_AFTER = Duration.ofSeconds(1);
+  /** Room for the bytes of about 600 000 SDK-sized spans: most of what the default buffers hold. */
+  public static final long DEFAULT_SPAN_STORE_SIZE = 256L * 1024 * 1024;
 
   private int maxMessageSize = DEFAULT_MAX_MESSAGE_SIZE;
   private int maxInternedStrings = DEFAULT_MAX_INTERNED_STRINGS;
   private Duration retryAfter = DEFAULT_RETRY_AFTER;
+  private long spanStoreSize = DEFAULT_SPAN_STORE_SIZE;
 
   /** The largest request body, after decompression, in bytes. */
   public int getMaxMessageSize() {
@@ -42,5 +45,21 @@ public final class IngestConfiguration {
 
   public void setRetryAfter(Duration retryAfter) {
     this.retryAfter = retryAfter;
+  }
+
+  /**
+   * The most heap kept in reused arrays for the encoded bytes of the spans spanprof holds
+   * (buffered, queued, being forwarded); beyond it a span gets an array of its own.
+   */
+  public long getSpanStoreSize() {
+    return spanStoreSize;
+  }
+
+  public void setSpanStoreSize(@ReadableBytes long spanStoreSize) {
+    if (spanStoreSize < 0) {
+      throw new IllegalArgumentException(
+          PREFIX + ".span-store-size must not be negative, was " + spanStoreSize);
+    }
+    this.spanStoreSize = spanStoreSize;
   }
 }

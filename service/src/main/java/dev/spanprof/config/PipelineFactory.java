@@ -1,5 +1,6 @@
 package dev.spanprof.config;
 
+import dev.spanprof.analysis.SpanStore;
 import dev.spanprof.analysis.TraceAnalyzer;
 import dev.spanprof.assembly.AssemblyListener;
 import dev.spanprof.assembly.TimeSource;
@@ -30,6 +31,11 @@ final class PipelineFactory {
   @Singleton
   Clock clock() {
     return Clock.systemUTC();
+  }
+
+  @Singleton
+  SpanStore spanStore(IngestConfiguration configuration) {
+    return SpanStore.ofSize(configuration.getSpanStoreSize());
   }
 
   @Singleton

@@ -1,5 +1,6 @@
 package dev.spanprof.export;
 
+import dev.spanprof.analysis.Slab;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
@@ -27,18 +28,24 @@ final class ExportQueue {
     this.capacity = capacity;
   }
 
-  /** Adds the entries; returns how many of the oldest were dropped to make room. */
+  /**
+   * Adds the entries; returns how many of the oldest were dropped to make room, their spans'
+   * bytes released.
+   */
   synchronized int offer(List<ExportEntry> added) {
-    int dropped = 0;
+    List<ExportEntry> dropped = List.of();
     for (ExportEntry entry : added) {
       if (entries.size() == capacity) {
-        entries.removeFirst();
-        dropped++;
+        if (dropped.isEmpty()) {
+          dropped = new ArrayList<>();
+        }
+        dropped.add(entries.removeFirst());
       }
       entries.addLast(entry);
     }
     notifyAll();
-    return dropped;
+    Slab.release(dropped, ExportEntry::span);
+    return dropped.size();
   }
 
   /**
@@ -116,9 +123,13 @@ final class ExportQueue {
     return entries.size();
   }
 
-  /** Empties the queue and forgets the batches in flight; returns how many spans that was. */
+  /**
+   * Empties the queue, releasing its spans' bytes, and forgets the batches in flight (their
+   * takers release them); returns how many spans that was.
+   */
   synchronized int clear() {
     int size = entries.size() + inFlight;
+    Slab.release(new ArrayList<>(entries), ExportEntry::span);
     entries.clear();
     inFlight = 0;
     return size;

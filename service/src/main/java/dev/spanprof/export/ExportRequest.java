@@ -2,6 +2,7 @@ package dev.spanprof.export;
 
 import com.google.protobuf.CodedOutputStream;
 import com.google.protobuf.WireFormat;
+import dev.spanprof.analysis.SpanRecord;
 import dev.spanprof.analysis.SpanResource;
 import dev.spanprof.analysis.SpanScope;
 import io.opentelemetry.proto.collector.trace.v1.ExportTraceServiceRequest;
@@ -114,7 +115,8 @@ final class ExportRequest {
       for (ExportEntry span : spans) {
         out.writeTag(ScopeSpans.SPANS_FIELD_NUMBER, WireFormat.WIRETYPE_LENGTH_DELIMITED);
         out.writeUInt32NoTag(span.spanBytes());
-        out.writeRawBytes(span.span());
+        SpanRecord original = span.span();
+        out.writeRawBytes(original.encodedArray(), original.encodedOffset(), original.encodedLength());
         out.writeRawBytes(span.appended());
       }
       writeString(out, ScopeSpans.SCHEMA_URL_FIELD_NUMBER, scope.schemaUrl());

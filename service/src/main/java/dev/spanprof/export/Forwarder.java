@@ -1,5 +1,6 @@
 package dev.spanprof.export;
 
+import dev.spanprof.analysis.Slab;
 import dev.spanprof.analysis.SpanRecord;
 import dev.spanprof.analysis.TraceProfile;
 import dev.spanprof.assembly.CompletedTrace;
@@ -106,9 +107,9 @@ public final class Forwarder implements ProfileConsumer, AcceptedSpansConsumer {
     if (enabled && mode == Mode.PASSTHROUGH) {
       List<ExportEntry> entries = new ArrayList<>(spans.size());
       for (SpanRecord span : spans) {
-        entries.add(new ExportEntry(span.resource(), span.scope(), span.encoded(),
-            ExportEntry.NOTHING_APPENDED));
+        entries.add(new ExportEntry(span, ExportEntry.NOTHING_APPENDED));
       }
+      Slab.retain(entries, ExportEntry::span);
       enqueue(entries);
     }
   }
@@ -173,6 +174,7 @@ public final class Forwarder implements ProfileConsumer, AcceptedSpansConsumer {
           try {
             send(batch);
           } finally {
+            Slab.release(batch, ExportEntry::span);
             queue.done(batch.size());
           }
         }

@@ -4,6 +4,7 @@ import static java.nio.charset.StandardCharsets.UTF_8;
 
 import com.google.protobuf.CodedOutputStream;
 import com.google.protobuf.WireFormat;
+import dev.spanprof.analysis.Slab;
 import dev.spanprof.analysis.SpanRecord;
 import dev.spanprof.analysis.TraceProfile;
 import dev.spanprof.analysis.TraceProfile.SpanProfile;
@@ -63,8 +64,9 @@ final class SpanEnricher {
         added.number("spanprof.trace.parallelism", profile.parallelism());
         added.bool("spanprof.trace.complete", complete(trace, span));
       }
-      entries.add(new ExportEntry(span.resource(), span.scope(), span.encoded(), added.encode()));
+      entries.add(new ExportEntry(span, added.encode()));
     }
+    Slab.retain(entries, ExportEntry::span);
     return entries;
   }
 

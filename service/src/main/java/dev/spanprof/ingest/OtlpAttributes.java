@@ -67,21 +67,21 @@ final class OtlpAttributes implements SpanRecord.AttributeDecoder {
    * The encoding was checked when the span was accepted ({@link #check}), so it decodes.
    */
   @Override
-  public Attributes decode(byte[] encodedSpan) {
+  public Attributes decode(byte[] buffer, int offset, int length) {
     try {
       EncodedEntries entries = encodedEntries.get();
       entries.size = 0;
-      WireReader in = new WireReader(encodedSpan, 0, encodedSpan.length);
+      WireReader in = new WireReader(buffer, offset, length);
       while (in.hasMore()) {
         int tag = in.readTag();
         if (tag == SPAN_ATTRIBUTES) {
           int entryLength = in.readLength();
-          encodedKeyValue(encodedSpan, in.fieldOffset(), entryLength, entries);
+          encodedKeyValue(buffer, in.fieldOffset(), entryLength, entries);
         } else {
           in.skip(tag);
         }
       }
-      return entries.attributes(encodedSpan, checkedValue);
+      return entries.attributes(buffer, checkedValue);
     } catch (InvalidOtlpException e) {
       throw new IllegalStateException("a span checked when it was accepted does not decode", e);
     }

@@ -3,11 +3,13 @@ package dev.spanprof.ingest;
 import static java.nio.charset.StandardCharsets.UTF_8;
 
 import dev.spanprof.analysis.Attributes;
+import dev.spanprof.analysis.Slab;
 import dev.spanprof.analysis.SpanKind;
 import dev.spanprof.analysis.SpanRecord;
 import dev.spanprof.analysis.SpanResource;
 import dev.spanprof.analysis.SpanScope;
 import dev.spanprof.analysis.SpanStatus;
+import dev.spanprof.analysis.SpanStore;
 import io.opentelemetry.proto.collector.trace.v1.ExportTraceServiceRequest;
 import io.opentelemetry.proto.common.v1.InstrumentationScope;
 import io.opentelemetry.proto.trace.v1.ResourceSpans;
@@ -22,7 +24,8 @@ import java.util.List;
  * The one place where OTLP trace requests become {@link SpanRecord}s: one walk over the protobuf
  * encoding of an {@code ExportTraceServiceRequest}, in place.
  *
- * <p>Each span keeps its slice of the body, the very bytes the client sent, for forwarding; its
+ * <p>Each span keeps a copy of its slice of the body (in a {@link SpanStore} slab), the very bytes
+ * the client sent, for forwarding; its
  * ids, name, kind, status and times are read from it; its attributes are only checked, and
  * decoded later, when the analysis first asks ({@link OtlpAttributes}). So a span waiting for its
  * trace holds little more than its encoding, and no message tree is built to be thrown away.
@@ -64,10 +67,12 @@ final class OtlpTraceMapper {
 
   private final StringInterner interner;
   private final OtlpAttributes attributes;
+  private final SpanStore store;
 
-  OtlpTraceMapper(StringInterner interner) {
+  OtlpTraceMapper(StringInterner interner, SpanStore store) {
     this.interner = interner;
     this.attributes = new OtlpAttributes(interner);
+    this.store = store;
   }
 
   /** Maps a request that arrived as a message (OTLP/JSON): through its protobuf encoding. */
@@ -86,22 +91,30 @@ final class OtlpTraceMapper {
 
   /**
    * Maps a protobuf-encoded request in {@code body[0, bodyLength)}. Every record, resource and
-   * scope holds copies of what it keeps, so the array can be used again afterwards.
+   * scope holds copies of what it keeps, so the array can be used again afterwards: each span's
+   * bytes are placed in the {@link SpanStore}, with a hold the span's holder releases.
    */
   MappedRequest map(byte[] body, int bodyLength) throws InvalidOtlpException {
-    Walk walk = new Walk(body);
-    WireReader request = new WireReader(body, 0, bodyLength);
-    for (int r = 0; request.hasMore(); ) {
-      int tag = request.readTag();
-      if (tag == RESOURCE_SPANS) {
-        int length = request.readLength();
-        walk.resourceSpans(r++, request.fieldOffset(), length);
-      } else {
-        request.skip(tag);
+    SpanStore.Writer writer = store.writer();
+    Walk walk = new Walk(body, writer);
+    try {
+      WireReader request = new WireReader(body, 0, bodyLength);
+      for (int r = 0; request.hasMore(); ) {
+        int tag = request.readTag();
+        if (tag == RESOURCE_SPANS) {
+          int length = request.readLength();
+          walk.resourceSpans(r++, request.fieldOffset(), length);
+        } else {
+          request.skip(tag);
+        }
       }
+    } catch (InvalidOtlpException | RuntimeException e) {
+      Slab.release(walk.spans);
+      writer.close();
+      throw e;
     }
     return new MappedRequest(walk.spans, walk.problems.rejected, walk.endBeforeStart,
-        walk.problems.describe());
+        walk.problems.describe(), writer);
   }
 
   private static int lengthDelimited(int fieldNumber) {
@@ -111,13 +124,15 @@ final class OtlpTraceMapper {
   /** One request's walk: its spans so far and what was wrong with them. */
   private final class Walk {
     private final byte[] body;
+    private final SpanStore.Writer writer;
     private final List<SpanRecord> spans = new ArrayList<>();
     private final Problems problems = new Problems();
     private final SpanRecord.Builder builder = SpanRecord.builder();
     private int endBeforeStart;
 
-    Walk(byte[] body) {
+    Walk(byte[] body, SpanStore.Writer writer) {
       this.body = body;
+      this.writer = writer;
     }
 
     void resourceSpans(int r, int offset, int length) throws InvalidOtlpException {
@@ -244,6 +259,12 @@ final class OtlpTraceMapper {
         problems.warn(r, s, i, "endTimeUnixNano is before startTimeUnixNano; "
             + "kept and analysed as zero-length at its start");
       }
+      int placed = writer.place(body, offset, length);
+      if (placed >= 0) {
+        builder.setEncoded(writer.slab(), placed, length);
+      } else {
+        builder.setEncoded(Arrays.copyOfRange(body, offset, offset + length));
+      }
       spans.add(builder
           .setTraceId(longAt(traceIdOffset), longAt(traceIdOffset + 8))
           .setSpanId(longAt(spanIdOffset))
@@ -256,7 +277,6 @@ final class OtlpTraceMapper {
           .setAttributes(attributes)
           .setResource(resource)
           .setScope(scope)
-          .setEncoded(Arrays.copyOfRange(body, offset, offset + length))
           .build());
     }
 

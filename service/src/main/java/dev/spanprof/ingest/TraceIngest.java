@@ -1,5 +1,7 @@
 package dev.spanprof.ingest;
 
+import dev.spanprof.analysis.Slab;
+import dev.spanprof.analysis.SpanStore;
 import dev.spanprof.assembly.TraceAssembler;
 import dev.spanprof.config.AssemblyConfiguration;
 import dev.spanprof.config.IngestConfiguration;
@@ -28,10 +30,11 @@ final class TraceIngest {
       IngestGate gate,
       IngestListener listener,
       AcceptedSpansConsumer accepted,
+      SpanStore store,
       IngestConfiguration ingestConfiguration,
       AssemblyConfiguration assemblyConfiguration) {
     this.mapper = new OtlpTraceMapper(
-        new StringInterner(ingestConfiguration.getMaxInternedStrings()));
+        new StringInterner(ingestConfiguration.getMaxInternedStrings()), store);
     this.assembler = assembler;
     this.gate = gate;
     this.listener = listener;
@@ -65,7 +68,11 @@ final class TraceIngest {
       listener.onRequestRejected(transport, RequestRejection.MALFORMED);
       return IngestResult.refused(Outcome.MALFORMED, e.getMessage());
     }
-    return buffer(mapped, transport);
+    try {
+      return buffer(mapped, transport);
+    } finally {
+      mapped.writer().close();
+    }
   }
 
   private MappedRequest mapProtobuf(byte[] body, int length) throws InvalidOtlpException {
@@ -83,6 +90,7 @@ final class TraceIngest {
     }
     int valid = mapped.spans().size();
     if (valid > 0 && !accepted.hasRoomFor(valid)) {
+      Slab.release(mapped.spans());
       listener.onRefused(transport, SpanRefusal.BUFFER_FULL, valid);
       return IngestResult.refused(Outcome.FULL, "the forwarding queue is full "
           + "(spanprof.export.queue-spans): the next hop takes spans more slowly than they come "
@@ -98,12 +106,14 @@ final class TraceIngest {
         yield new IngestResult(Outcome.ACCEPTED, mapped.rejectedSpans(), mapped.problems());
       }
       case REFUSED_FULL -> {
+        Slab.release(mapped.spans());
         listener.onRefused(transport, SpanRefusal.BUFFER_FULL, valid);
         yield IngestResult.refused(Outcome.FULL,
             "the span buffer is full (spanprof.assembly.max-buffered-spans=" + maxBufferedSpans
                 + "); none of the " + valid + " spans was taken, retry later");
       }
       case REFUSED_TOO_LARGE -> {
+        Slab.release(mapped.spans());
         listener.onRefused(transport, SpanRefusal.TOO_LARGE, valid);
         yield IngestResult.refused(Outcome.TOO_LARGE,
             "the request has " + valid + " spans, more than the whole span buffer holds "

@@ -68,6 +68,17 @@ class ConfigurationTest {
   }
 
   @Test
+  void context_spanStoreSize_readAsBytes_negativeRefused() {
+    try (ApplicationContext context = ApplicationContext.run(
+        Map.of("spanprof.ingest.span-store-size", "64MB"), Environment.TEST)) {
+      assertThat(context.getBean(IngestConfiguration.class).getSpanStoreSize())
+          .isEqualTo(64L * 1024 * 1024);
+    }
+    assertThatThrownBy(() -> new IngestConfiguration().setSpanStoreSize(-1))
+        .hasMessage("spanprof.ingest.span-store-size must not be negative, was -1");
+  }
+
+  @Test
   void readme_documentsEverySpanprofKeyOfApplicationYml() throws Exception {
     Path root = Path.of("").toAbsolutePath();
     while (!Files.exists(root.resolve("README.md")) || !Files.exists(root.resolve("pom.xml"))) {

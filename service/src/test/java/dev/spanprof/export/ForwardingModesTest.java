@@ -2,6 +2,7 @@ package dev.spanprof.export;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.spanprof.analysis.SpanStore;
 import dev.spanprof.analysis.TraceId;
 import dev.spanprof.testing.GrpcOtlpReceiver;
 import dev.spanprof.testing.Meters;
@@ -29,8 +30,10 @@ class ForwardingModesTest {
 
   @Test
   void passthrough_forwardsOnReceiptWithoutWaitingOrEnriching() throws Exception {
+    SpanStore store;
     try (GrpcOtlpReceiver receiver = GrpcOtlpReceiver.plaintext();
         EmbeddedServer server = start(receiver, Map.of("spanprof.export.mode", "passthrough"))) {
+      store = server.getApplicationContext().getBean(SpanStore.class);
       assertThat(post(server, new TraceId(0xAA, 1))).isEqualTo(200);
 
       // The trace is still open (time never moves here), yet its spans are already forwarded.
@@ -38,15 +41,19 @@ class ForwardingModesTest {
           .allSatisfy(span -> assertThat(span.span().getAttributesList())
               .extracting(KeyValue::getKey).noneMatch(key -> key.startsWith("spanprof.")));
     }
+    // Forwarded, then analysed at shutdown: both holders gave the spans' bytes back.
+    assertThat(store.slabsHoldingSpans()).isZero();
   }
 
   @Test
   void passthrough_nextHopSlowerThanIngest_fullQueueRefusesRequestsInsteadOfDropping()
       throws Exception {
+    SpanStore store;
     try (GrpcOtlpReceiver receiver = GrpcOtlpReceiver.plaintext();
         EmbeddedServer server = start(receiver, Map.of("spanprof.export.mode", "passthrough",
             "spanprof.export.queue-spans", "4", "spanprof.export.num-consumers", "1",
             "spanprof.export.max-batch-spans", "2"))) {
+      store = server.getApplicationContext().getBean(SpanStore.class);
       receiver.holdRequests();
       assertThat(post(server, new TraceId(0xCC, 1))).isEqualTo(200);
       receiver.awaitArrived(1, Duration.ofSeconds(30));
@@ -67,6 +74,8 @@ class ForwardingModesTest {
           .find("spanprof.export.failed.spans").counters())
           .allSatisfy(failed -> assertThat(failed.count()).isZero());
     }
+    // Refused, forwarded, analysed: every span's bytes given back.
+    assertThat(store.slabsHoldingSpans()).isZero();
   }
 
   @Test
@@ -74,13 +83,17 @@ class ForwardingModesTest {
     try (GrpcOtlpReceiver receiver = GrpcOtlpReceiver.plaintext()) {
       EmbeddedServer server = start(receiver, Map.of());
       MeterRegistry registry = server.getApplicationContext().getBean(MeterRegistry.class);
+      SpanStore store = server.getApplicationContext().getBean(SpanStore.class);
       assertThat(post(server, new TraceId(0xBB, 1))).isEqualTo(200);
       assertThat(receiver.attempts()).isZero();
+      assertThat(store.slabsHoldingSpans()).as("buffered").isOne();
 
       server.getApplicationContext().close();
 
       assertThat(receiver.requests()).isNotEmpty();
       assertThat(registry.get("spanprof.exported.spans").counter().count()).isEqualTo(2);
+      // Analysed, enriched, forwarded: the spans' bytes given back by both holders.
+      assertThat(store.slabsHoldingSpans()).isZero();
     }
   }
 

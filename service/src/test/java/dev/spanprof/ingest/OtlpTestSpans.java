@@ -1,6 +1,7 @@
 package dev.spanprof.ingest;
 
 import dev.spanprof.analysis.SpanRecord;
+import dev.spanprof.analysis.SpanStore;
 import io.opentelemetry.proto.collector.trace.v1.ExportTraceServiceRequest;
 import java.util.List;
 
@@ -20,7 +21,7 @@ public final class OtlpTestSpans {
 
   public static List<SpanRecord> fromJson(byte[] otlpJson) {
     try {
-      MappedRequest mapped = new OtlpTraceMapper(new StringInterner(1000))
+      MappedRequest mapped = new OtlpTraceMapper(new StringInterner(1000), SpanStore.ofSize(0))
           .map(new OtlpJson().decode(otlpJson));
       if (mapped.rejectedSpans() > 0) {
         throw new IllegalArgumentException(mapped.problems());

@@ -7,9 +7,11 @@ import static org.assertj.core.api.Assertions.catchThrowable;
 import com.google.protobuf.ByteString;
 import com.google.protobuf.InvalidProtocolBufferException;
 import dev.spanprof.analysis.Attributes;
+import dev.spanprof.analysis.Slab;
 import dev.spanprof.analysis.SpanKind;
 import dev.spanprof.analysis.SpanRecord;
 import dev.spanprof.analysis.SpanStatus;
+import dev.spanprof.analysis.SpanStore;
 import io.opentelemetry.proto.collector.trace.v1.ExportTraceServiceRequest;
 import io.opentelemetry.proto.common.v1.AnyValue;
 import io.opentelemetry.proto.common.v1.ArrayValue;
@@ -37,16 +39,29 @@ import org.junit.jupiter.api.Test;
  */
 class OtlpTraceMapperOracleTest {
 
-  private final OtlpTraceMapper mapper = new OtlpTraceMapper(new StringInterner(100_000));
+  /** Small enough that rounds write over the slabs of rounds released before them. */
+  private final SpanStore store = SpanStore.ofSize(256 * 1024);
+  private final OtlpTraceMapper mapper = new OtlpTraceMapper(new StringInterner(100_000), store);
 
   @Test
   void randomRequests_mapAsProtobufsParseSaysTheyShould() throws Exception {
     Random random = new Random(20261121);
+    MappedRequest previous = null;
+    List<byte[]> previousBytes = List.of();
+    long placedBytes = 0;
     for (int round = 0; round < 300; round++) {
       ExportTraceServiceRequest request = randomRequest(random);
       byte[] body = request.toByteArray();
 
       MappedRequest mapped = mapper.map(body);
+      mapped.writer().close();
+      if (previous != null) {
+        // The previous round's spans are still held: mapping this one did not write over them.
+        for (int i = 0; i < previousBytes.size(); i++) {
+          assertThat(previous.spans().get(i).copyOfEncoded()).isEqualTo(previousBytes.get(i));
+        }
+        Slab.release(previous.spans());
+      }
 
       List<SpanRecord> expected = new ArrayList<>();
       int rejected = 0;
@@ -80,13 +95,18 @@ class OtlpTraceMapperOracleTest {
         assertThat(record.status()).isEqualTo(SpanStatus.fromOtlp(span.getStatus().getCodeValue()));
         assertThat(record.startNanos()).isEqualTo(span.getStartTimeUnixNano());
         assertThat(record.endNanos()).isEqualTo(span.getEndTimeUnixNano());
-        assertThat(record.encoded()).isEqualTo(span.toByteArray());
+        assertThat(record.copyOfEncoded()).isEqualTo(span.toByteArray());
         assertThat(record.attributes()).isEqualTo(oracle(span.getAttributesList()));
         Resource resource = resourceOf.get(i).getResource();
         assertThat(record.resource().attributes()).isEqualTo(oracle(resource.getAttributesList()));
         assertThat(record.resource().encoded()).isEqualTo(resource.toByteArray());
       }
+      previous = mapped;
+      previousBytes = valid.stream().map(Span::toByteArray).toList();
+      placedBytes += previousBytes.stream().mapToInt(b -> b.length).filter(n -> n <= 1024).sum();
     }
+    // Slabs were written over: fewer bytes were allocated than spans were placed.
+    assertThat(store.allocatedBytes()).isLessThan(placedBytes);
   }
 
   @Test
@@ -101,9 +121,12 @@ class OtlpTraceMapperOracleTest {
       }
       byte[] corrupted = corrupt(body, random);
       Throwable thrown = catchThrowable(() -> {
-        for (SpanRecord span : mapper.map(corrupted).spans()) {
+        MappedRequest request = mapper.map(corrupted);
+        for (SpanRecord span : request.spans()) {
           span.attributes(); // decoded now, from bytes only checked at ingest
         }
+        Slab.release(request.spans());
+        request.writer().close();
       });
       if (thrown == null) {
         mapped++;
@@ -115,6 +138,8 @@ class OtlpTraceMapperOracleTest {
     // Both outcomes occur, so the property was exercised both ways.
     assertThat(refused).isPositive();
     assertThat(mapped).isPositive();
+    // A refused body gives back what its walk placed before it failed.
+    assertThat(store.slabsHoldingSpans()).isZero();
   }
 
   @Test
@@ -233,7 +258,7 @@ class OtlpTraceMapperOracleTest {
 
   /** Every field of a record, its attributes and its resource's and scope's decoded. */
   private static List<Object> everything(SpanRecord span) {
-    return List.of(HexFormat.of().formatHex(span.encoded()), span.traceId(), span.spanId(),
+    return List.of(HexFormat.of().formatHex(span.copyOfEncoded()), span.traceId(), span.spanId(),
         span.parentSpanId(), span.name(), span.kind(), span.status(), span.startNanos(),
         span.endNanos(), span.attributes(), HexFormat.of().formatHex(span.resource().encoded()),
         span.resource().attributes(), span.resource().schemaUrl(),

@@ -9,6 +9,7 @@ import dev.spanprof.analysis.SpanKind;
 import dev.spanprof.analysis.SpanRecord;
 import dev.spanprof.analysis.SpanResource;
 import dev.spanprof.analysis.SpanStatus;
+import dev.spanprof.analysis.SpanStore;
 import io.opentelemetry.proto.collector.trace.v1.ExportTraceServiceRequest;
 import io.opentelemetry.proto.common.v1.AnyValue;
 import io.opentelemetry.proto.common.v1.ArrayValue;
@@ -31,7 +32,7 @@ class OtlpTraceMapperTest {
   private static final byte[] SPAN_ID = HexFormat.of().parseHex("1112131415161718");
   private static final byte[] PARENT_ID = HexFormat.of().parseHex("2122232425262728");
 
-  private final OtlpTraceMapper mapper = new OtlpTraceMapper(new StringInterner(1000));
+  private final OtlpTraceMapper mapper = new OtlpTraceMapper(new StringInterner(1000), SpanStore.ofSize(1 << 20));
 
   @Test
   void map_validSpan_keepsIdsTimesNamesAttributesAndOriginalBytes() {
@@ -66,7 +67,7 @@ class OtlpTraceMapperTest {
     // Span attribute first, then the resource's.
     assertThat(record.attribute("service.instance.id")).isEqualTo("c1");
     assertThat(record.scope().name()).isEqualTo("io.test");
-    assertThat(record.encoded()).isEqualTo(span.toByteArray());
+    assertThat(record.copyOfEncoded()).isEqualTo(span.toByteArray());
     assertThat(record.resource().encoded())
         .isEqualTo(request(span).getResourceSpans(0).getResource().toByteArray());
   }
@@ -224,7 +225,7 @@ class OtlpTraceMapperTest {
     MappedRequest mapped = mapper.map(body);
 
     assertThat(mapped.rejectedSpans()).isEqualTo(1);
-    assertThat(mapped.spans()).extracting(SpanRecord::encoded).containsExactly(first, second);
+    assertThat(mapped.spans()).extracting(SpanRecord::copyOfEncoded).containsExactly(first, second);
     assertThat(mapped.spans()).extracting(SpanRecord::name).containsExactly("first", "second");
   }
 

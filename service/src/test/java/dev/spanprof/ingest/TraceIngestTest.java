@@ -3,6 +3,7 @@ package dev.spanprof.ingest;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.spanprof.analysis.SpanRecord;
+import dev.spanprof.analysis.SpanStore;
 import dev.spanprof.analysis.TraceId;
 import dev.spanprof.assembly.AssemblyListener;
 import dev.spanprof.assembly.AssemblyPolicy;
@@ -24,6 +25,7 @@ class TraceIngestTest {
   private final TraceAssembler assembler = new TraceAssembler(
       new AssemblyPolicy(Duration.ofSeconds(5), Duration.ofSeconds(60), 2, 100, 100),
       new ManualTimeSource(), trace -> true, AssemblyListener.NOOP);
+  private final SpanStore store = SpanStore.ofSize(1 << 20);
   private final TraceIngest ingest;
   private boolean forwardingHasRoom = true;
 
@@ -60,7 +62,7 @@ class TraceIngestTest {
       public boolean hasRoomFor(int spans) {
         return forwardingHasRoom;
       }
-    }, new IngestConfiguration(), assembly);
+    }, store, new IngestConfiguration(), assembly);
   }
 
   @Test
@@ -75,6 +77,7 @@ class TraceIngestTest {
     assertThat(result.message()).startsWith("the forwarding queue is full");
     assertThat(events).containsExactly("refused buffer_full 2");
     assertThat(assembler.bufferedSpans()).isZero();
+    assertThat(store.slabsHoldingSpans()).as("the refused spans' bytes given back").isZero();
   }
 
   @Test
@@ -90,6 +93,7 @@ class TraceIngestTest {
         + "holds (spanprof.assembly.max-buffered-spans=2); split it into smaller requests");
     assertThat(events).containsExactly("refused too_large 3");
     assertThat(assembler.bufferedSpans()).isZero();
+    assertThat(store.slabsHoldingSpans()).as("the refused spans' bytes given back").isZero();
   }
 
   @Test
@@ -114,5 +118,6 @@ class TraceIngestTest {
     assertThat(result.rejectedSpans()).isZero();
     assertThat(events).containsExactly("accepted 2", "forwardable 2", "end-before-start 1");
     assertThat(assembler.bufferedSpans()).isEqualTo(2);
+    assertThat(store.slabsHoldingSpans()).as("the buffered spans' bytes held").isOne();
   }
 }

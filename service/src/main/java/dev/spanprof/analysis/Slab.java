@@ -1,0 +1,87 @@
+package dev.spanprof.analysis;
+
+import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Function;
+
+/**
+ * One array of a {@link SpanStore}: the encoded bytes of many spans, one after the other. It goes
+ * back to its store, to be written over, when the last of them is released.
+ *
+ * <p>Each holder of a span placed here (the assembly and analysis, a forwarding queue) takes a
+ * hold and releases it when done with the span's bytes; a writer that may still place spans here
+ * holds it too. Holds are counted per slab, not per span, so a span costs no object of its own.
+ */
+public final class Slab {
+
+  final byte[] bytes;
+  private final SpanStore store;
+  /** Spans' holds not yet released, plus one while a writer may place spans here. */
+  private final AtomicInteger holds = new AtomicInteger();
+  /** Where the next span goes; only the writer holding the slab touches it. */
+  int top;
+
+  Slab(SpanStore store, int size) {
+    this.store = store;
+    this.bytes = new byte[size];
+  }
+
+  void retain(int count) {
+    holds.addAndGet(count);
+  }
+
+  void release(int count) {
+    int left = holds.addAndGet(-count);
+    if (left == 0) {
+      store.recycle(this);
+    } else if (left < 0) {
+      throw new IllegalStateException("a slab was released " + -left + " times more than held");
+    }
+  }
+
+  int holds() {
+    return holds.get();
+  }
+
+  /** Releases one hold on the bytes of each of {@code spans}: their holder is done with them. */
+  public static void release(List<SpanRecord> spans) {
+    change(spans, Function.identity(), -1);
+  }
+
+  /** Takes one hold on the bytes of each span in {@code holders}, for a new holder of them all. */
+  public static <T> void retain(List<T> holders, Function<T, SpanRecord> span) {
+    change(holders, span, 1);
+  }
+
+  /** Releases one hold on the bytes of each span in {@code holders}: their holder is done. */
+  public static <T> void release(List<T> holders, Function<T, SpanRecord> span) {
+    change(holders, span, -1);
+  }
+
+  /** One atomic update per run of spans in the same slab: a trace's spans mostly share one. */
+  private static <T> void change(List<T> holders, Function<T, SpanRecord> span, int sign) {
+    Slab run = null;
+    int count = 0;
+    for (int i = 0, n = holders.size(); i < n; i++) {
+      Slab slab = span.apply(holders.get(i)).slab();
+      if (slab != run) {
+        apply(run, count * sign);
+        run = slab;
+        count = 0;
+      }
+      count++;
+    }
+    apply(run, count * sign);
+  }
+
+  private static void apply(Slab slab, int count) {
+    if (slab == null || count == 0) {
+      return;
+    }
+    if (count > 0) {
+      slab.retain(count);
+    } else {
+      slab.release(-count);
+    }
+  }
+}

@@ -1,0 +1,172 @@
+package dev.spanprof.analysis;
+
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Where spans keep their encoded bytes while spanprof holds them: large arrays ({@link Slab}s)
+ * used again and again, instead of an array per span. Spans wait seconds for their trace, long
+ * enough for the collector to promote them; an array per span then fills the old generation
+ * with garbage that only full collections reclaim. Slabs instead stay allocated, are written
+ * over once every span in them is released, and cost the collector nothing per span.
+ *
+ * <p>At most {@code maxBytes} are allocated, in slabs of 1/64 of it (between 4 KiB and 1 MiB),
+ * and kept once allocated. When every slab is in use, and for spans larger than a quarter of a
+ * slab, a span gets an array of its own, as before: the store never refuses a span, so memory
+ * stays bounded by the span buffer's own limits, and a span that outlives its neighbours keeps
+ * at most its slab, not a growing number of them.
+ *
+ * <p>A request's walk places its spans through one {@link Writer}; slabs partly filled go back
+ * to the store for the next walk.
+ */
+public final class SpanStore {
+
+  private static final int MIN_SLAB_BYTES = 4 * 1024;
+  private static final int MAX_SLAB_BYTES = 1024 * 1024;
+
+  private final int slabBytes;
+  private final int maxSlabs;
+  private final ArrayDeque<Slab> free = new ArrayDeque<>();
+  /** Partly filled slabs, each with the hold of the writer that will place spans in it next. */
+  private final ArrayDeque<Slab> open = new ArrayDeque<>();
+  /** Every slab allocated, in use or free. */
+  private final List<Slab> all = new ArrayList<>();
+
+  private SpanStore(int slabBytes, int maxSlabs) {
+    this.slabBytes = slabBytes;
+    this.maxSlabs = maxSlabs;
+  }
+
+  /** A store of at most {@code maxBytes}; 0 keeps every span in an array of its own. */
+  public static SpanStore ofSize(long maxBytes) {
+    if (maxBytes < 0) {
+      throw new IllegalArgumentException("maxBytes must not be negative, was " + maxBytes);
+    }
+    int slabBytes = (int) Math.max(MIN_SLAB_BYTES, Math.min(MAX_SLAB_BYTES, maxBytes / 64));
+    return new SpanStore(slabBytes, (int) Math.min(Integer.MAX_VALUE, maxBytes / slabBytes));
+  }
+
+  /** A writer for one request's spans; {@link Writer#close() close} it once they are handed on. */
+  public Writer writer() {
+    return new Writer();
+  }
+
+  /** Bytes allocated in slabs so far: what the store holds on the heap, spans or not. */
+  public synchronized long allocatedBytes() {
+    return (long) all.size() * slabBytes;
+  }
+
+  /** Slabs in use: holding spans, or open for the next writer. */
+  public synchronized int slabsInUse() {
+    return all.size() - free.size();
+  }
+
+  /**
+   * Slabs holding the bytes of at least one span not yet released; with no request being
+   * mapped, the slabs whose spans someone still holds.
+   */
+  public synchronized int slabsHoldingSpans() {
+    int holding = 0;
+    for (Slab slab : all) {
+      int writerHolds = open.contains(slab) ? 1 : 0;
+      holding += slab.holds() > writerHolds ? 1 : 0;
+    }
+    return holding;
+  }
+
+  private synchronized Slab take() {
+    Slab slab = open.pollLast();
+    if (slab != null) {
+      return slab;
+    }
+    slab = free.pollLast();
+    if (slab == null) {
+      if (all.size() == maxSlabs) {
+        return null;
+      }
+      slab = new Slab(this, slabBytes);
+      all.add(slab);
+    }
+    slab.retain(1);
+    return slab;
+  }
+
+  private synchronized void putOpen(Slab slab) {
+    open.addLast(slab);
+  }
+
+  synchronized void recycle(Slab slab) {
+    slab.top = 0;
+    free.addLast(slab);
+  }
+
+  /**
+   * Places one request's spans, each in the slab it holds, one after the other. Used by one
+   * thread; each span placed takes one hold, which its holder releases.
+   */
+  public final class Writer implements AutoCloseable {
+    private Slab slab;
+    /** Slabs this writer moved on from, too full for the next span, held until it closes. */
+    private final ArrayDeque<Slab> filled = new ArrayDeque<>(2);
+    private boolean exhausted;
+
+    private Writer() {}
+
+    /**
+     * Copies {@code source[offset, offset + length)} into a slab and takes a hold on it for the
+     * span: the span's bytes are then {@code slab().bytes} from the returned offset. Returns -1
+     * when the span is too large for a slab or every slab is in use; the caller keeps the bytes
+     * itself.
+     */
+    public int place(byte[] source, int offset, int length) {
+      if (exhausted || length > slabBytes / 4) {
+        return -1;
+      }
+      while (slab == null || slab.top + length > slabBytes) {
+        if (slab != null) {
+          filled.add(slab);
+        }
+        slab = take();
+        if (slab == null) {
+          exhausted = true;
+          return -1;
+        }
+      }
+      int at = slab.top;
+      System.arraycopy(source, offset, slab.bytes, at, length);
+      slab.top = at + length;
+      slab.retain(1);
+      return at;
+    }
+
+    /** The slab the last span was placed in. */
+    public Slab slab() {
+      return slab;
+    }
+
+    /**
+     * Gives up the writer's holds: the spans placed are with their holders now. A slab with
+     * room left goes back to the store for the next writer.
+     */
+    @Override
+    public void close() {
+      for (Slab full : filled) {
+        giveBack(full);
+      }
+      filled.clear();
+      if (slab != null) {
+        giveBack(slab);
+        slab = null;
+      }
+    }
+
+    private void giveBack(Slab held) {
+      if (slabBytes - held.top >= slabBytes / 8) {
+        putOpen(held);
+      } else {
+        held.release(1);
+      }
+    }
+  }
+}
