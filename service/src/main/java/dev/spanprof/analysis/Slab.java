@@ -45,25 +45,28 @@ public final class Slab {
 
   /** Releases one hold on the bytes of each of {@code spans}: their holder is done with them. */
   public static void release(List<SpanRecord> spans) {
-    change(spans, Function.identity(), -1);
+    change(spans, SpanRecord::slab, -1);
   }
 
-  /** Takes one hold on the bytes of each span in {@code holders}, for a new holder of them all. */
-  public static <T> void retain(List<T> holders, Function<T, SpanRecord> span) {
-    change(holders, span, 1);
+  /**
+   * Takes one hold for each of {@code holders} on the slab holding its span's bytes ({@code
+   * slabOf}, null for bytes in an array of their own): a new holder of those spans.
+   */
+  public static <T> void retain(List<T> holders, Function<T, Slab> slabOf) {
+    change(holders, slabOf, 1);
   }
 
-  /** Releases one hold on the bytes of each span in {@code holders}: their holder is done. */
-  public static <T> void release(List<T> holders, Function<T, SpanRecord> span) {
-    change(holders, span, -1);
+  /** Releases what {@link #retain(List, Function)} took: the holders are done with the bytes. */
+  public static <T> void release(List<T> holders, Function<T, Slab> slabOf) {
+    change(holders, slabOf, -1);
   }
 
   /** One atomic update per run of spans in the same slab: a trace's spans mostly share one. */
-  private static <T> void change(List<T> holders, Function<T, SpanRecord> span, int sign) {
+  private static <T> void change(List<T> holders, Function<T, Slab> slabOf, int sign) {
     Slab run = null;
     int count = 0;
     for (int i = 0, n = holders.size(); i < n; i++) {
-      Slab slab = span.apply(holders.get(i)).slab();
+      Slab slab = slabOf.apply(holders.get(i));
       if (slab != run) {
         apply(run, count * sign);
         run = slab;

@@ -13,9 +13,9 @@ import java.util.List;
  *
  * <p>At most {@code maxBytes} are allocated, in slabs of 1/64 of it (between 4 KiB and 1 MiB),
  * and kept once allocated. When every slab is in use, and for spans larger than a quarter of a
- * slab, a span gets an array of its own, as before: the store never refuses a span, so memory
- * stays bounded by the span buffer's own limits, and a span that outlives its neighbours keeps
- * at most its slab, not a growing number of them.
+ * slab, a span gets an array of its own, as before: the store never refuses a span. So memory is
+ * bounded by the span buffers' own limits plus the store's size; a span that outlives its
+ * neighbours keeps its slab from being written over, within that size.
  *
  * <p>A request's walk places its spans through one {@link Writer}; slabs partly filled go back
  * to the store for the next walk.
@@ -107,7 +107,7 @@ public final class SpanStore {
    */
   public final class Writer implements AutoCloseable {
     private Slab slab;
-    /** Slabs this writer moved on from, too full for the next span, held until it closes. */
+    /** Slabs this writer moved on from, too full for a span, held until it closes. */
     private final ArrayDeque<Slab> filled = new ArrayDeque<>(2);
     private boolean exhausted;
 
@@ -151,21 +151,19 @@ public final class SpanStore {
      */
     @Override
     public void close() {
+      // A slab moved on from is not offered again, even with room left: each open slab is
+      // tried at most once, so a writer never cycles through slabs too full for its spans.
       for (Slab full : filled) {
-        giveBack(full);
+        full.release(1);
       }
       filled.clear();
       if (slab != null) {
-        giveBack(slab);
+        if (slabBytes - slab.top >= slabBytes / 8) {
+          putOpen(slab);
+        } else {
+          slab.release(1);
+        }
         slab = null;
-      }
-    }
-
-    private void giveBack(Slab held) {
-      if (slabBytes - held.top >= slabBytes / 8) {
-        putOpen(held);
-      } else {
-        held.release(1);
       }
     }
   }

@@ -44,7 +44,7 @@ final class ExportQueue {
       entries.addLast(entry);
     }
     notifyAll();
-    Slab.release(dropped, ExportEntry::span);
+    Slab.release(dropped, ExportEntry::slab);
     return dropped.size();
   }
 
@@ -129,7 +129,7 @@ final class ExportQueue {
    */
   synchronized int clear() {
     int size = entries.size() + inFlight;
-    Slab.release(new ArrayList<>(entries), ExportEntry::span);
+    Slab.release(new ArrayList<>(entries), ExportEntry::slab);
     entries.clear();
     inFlight = 0;
     return size;

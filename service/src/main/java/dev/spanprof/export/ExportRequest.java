@@ -2,7 +2,6 @@ package dev.spanprof.export;
 
 import com.google.protobuf.CodedOutputStream;
 import com.google.protobuf.WireFormat;
-import dev.spanprof.analysis.SpanRecord;
 import dev.spanprof.analysis.SpanResource;
 import dev.spanprof.analysis.SpanScope;
 import io.opentelemetry.proto.collector.trace.v1.ExportTraceServiceRequest;
@@ -115,8 +114,7 @@ final class ExportRequest {
       for (ExportEntry span : spans) {
         out.writeTag(ScopeSpans.SPANS_FIELD_NUMBER, WireFormat.WIRETYPE_LENGTH_DELIMITED);
         out.writeUInt32NoTag(span.spanBytes());
-        SpanRecord original = span.span();
-        out.writeRawBytes(original.encodedArray(), original.encodedOffset(), original.encodedLength());
+        out.writeRawBytes(span.span(), span.spanOffset(), span.spanLength());
         out.writeRawBytes(span.appended());
       }
       writeString(out, ScopeSpans.SCHEMA_URL_FIELD_NUMBER, scope.schemaUrl());

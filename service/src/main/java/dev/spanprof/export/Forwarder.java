@@ -107,9 +107,9 @@ public final class Forwarder implements ProfileConsumer, AcceptedSpansConsumer {
     if (enabled && mode == Mode.PASSTHROUGH) {
       List<ExportEntry> entries = new ArrayList<>(spans.size());
       for (SpanRecord span : spans) {
-        entries.add(new ExportEntry(span, ExportEntry.NOTHING_APPENDED));
+        entries.add(ExportEntry.of(span, ExportEntry.NOTHING_APPENDED));
       }
-      Slab.retain(entries, ExportEntry::span);
+      Slab.retain(entries, ExportEntry::slab);
       enqueue(entries);
     }
   }
@@ -174,7 +174,7 @@ public final class Forwarder implements ProfileConsumer, AcceptedSpansConsumer {
           try {
             send(batch);
           } finally {
-            Slab.release(batch, ExportEntry::span);
+            Slab.release(batch, ExportEntry::slab);
             queue.done(batch.size());
           }
         }

@@ -64,9 +64,9 @@ final class SpanEnricher {
         added.number("spanprof.trace.parallelism", profile.parallelism());
         added.bool("spanprof.trace.complete", complete(trace, span));
       }
-      entries.add(new ExportEntry(span, added.encode()));
+      entries.add(ExportEntry.of(span, added.encode()));
     }
-    Slab.retain(entries, ExportEntry::span);
+    Slab.retain(entries, ExportEntry::slab);
     return entries;
   }
 

@@ -8,7 +8,6 @@ import java.util.Arrays;
 import java.util.Collections;
 import java.util.List;
 import java.util.Random;
-import java.util.function.Function;
 import org.junit.jupiter.api.Test;
 
 class SpanStoreTest {
@@ -101,7 +100,7 @@ class SpanStoreTest {
     SpanStore.Writer writer = store.writer();
     List<SpanRecord> spans = List.of(place(writer, bytes(100, 1)), place(writer, bytes(100, 2)));
     writer.close();
-    Slab.retain(spans, Function.identity()); // a second holder, e.g. a forwarding queue
+    Slab.retain(spans, SpanRecord::slab); // a second holder, e.g. a forwarding queue
 
     Slab.release(spans);
     assertThat(store.slabsHoldingSpans()).isEqualTo(1);

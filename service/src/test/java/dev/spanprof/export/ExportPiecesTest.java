@@ -70,7 +70,8 @@ class ExportPiecesTest {
 
     for (int i = 0; i < spans.size(); i++) {
       // The original encoding itself comes first: nothing was re-encoded or copied.
-      assertThat(entries.get(i).span()).isSameAs(spans.get(i));
+      assertThat(entries.get(i).span()).isSameAs(spans.get(i).encodedArray());
+      assertThat(entries.get(i).spanOffset()).isEqualTo(spans.get(i).encodedOffset());
       Span parsed = Span.parseFrom(enriched(entries.get(i)));
       Map<String, Long> counts = parsed.getAttributesList().stream()
           .collect(Collectors.groupingBy(KeyValue::getKey, Collectors.counting()));
@@ -142,9 +143,9 @@ class ExportPiecesTest {
 
   /** The entry's encoded span: its original bytes, then what was appended. */
   private static byte[] enriched(ExportEntry entry) {
-    byte[] span = Arrays.copyOf(entry.span().copyOfEncoded(), entry.spanBytes());
-    System.arraycopy(entry.appended(), 0, span, entry.span().encodedLength(),
-        entry.appended().length);
+    byte[] span = Arrays.copyOfRange(entry.span(), entry.spanOffset(),
+        entry.spanOffset() + entry.spanBytes());
+    System.arraycopy(entry.appended(), 0, span, entry.spanLength(), entry.appended().length);
     return span;
   }
 
@@ -161,7 +162,7 @@ class ExportPiecesTest {
     List<SpanRecord> spans = OtlpTestSpans.fromJson(json);
 
     ExportTraceServiceRequest encoded = ExportTraceServiceRequest.parseFrom(ExportRequest.of(
-        spans.stream().map(span -> new ExportEntry(span, ExportEntry.NOTHING_APPENDED)).toList())
+        spans.stream().map(span -> ExportEntry.of(span, ExportEntry.NOTHING_APPENDED)).toList())
         .toByteArray());
 
     assertThat(encoded).isEqualTo(original);
@@ -174,7 +175,7 @@ class ExportPiecesTest {
     // appended, so that each is written in two parts.
     List<ExportEntry> entries = IntStream.range(0, 400)
         .mapToObj(i -> spans.get(i % spans.size()))
-        .map(span -> new ExportEntry(span, new byte[] {0x4A, 0x00}))
+        .map(span -> ExportEntry.of(span, new byte[] {0x4A, 0x00}))
         .toList();
     ExportRequest request = ExportRequest.of(entries);
     byte[] whole = request.toByteArray();
@@ -200,11 +201,8 @@ class ExportPiecesTest {
   private static List<ExportEntry> entries(int count) {
     List<SpanRecord> spans = OtlpTestSpans.fromJson(GoldenCases.otlpJson("seed-time-c0-short"));
     return IntStream.range(0, count)
-        .mapToObj(i -> new ExportEntry(SpanRecord.builder()
-            .setResource(spans.get(0).resource())
-            .setScope(spans.get(0).scope())
-            .setEncoded(new byte[] {(byte) i})
-            .build(), ExportEntry.NOTHING_APPENDED))
+        .mapToObj(i -> new ExportEntry(spans.get(0).resource(), spans.get(0).scope(),
+            new byte[] {(byte) i}, 0, 1, null, ExportEntry.NOTHING_APPENDED))
         .toList();
   }
 }
