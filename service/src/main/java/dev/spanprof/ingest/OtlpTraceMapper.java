@@ -24,11 +24,11 @@ import java.util.List;
  * The one place where OTLP trace requests become {@link SpanRecord}s: one walk over the protobuf
  * encoding of an {@code ExportTraceServiceRequest}, in place.
  *
- * <p>Each span keeps a copy of its slice of the body (in a {@link SpanStore} slab), the very bytes
- * the client sent, for forwarding; its
- * ids, name, kind, status and times are read from it; its attributes are only checked, and
- * decoded later, when the analysis first asks ({@link OtlpAttributes}). So a span waiting for its
- * trace holds little more than its encoding, and no message tree is built to be thrown away.
+ * <p>Each span keeps a copy of its slice of the body in a {@link SpanStore} slab, the very bytes
+ * the client sent, for forwarding; its ids, name, kind, status and times are read from it; its
+ * attributes are only checked, and decoded later, when the analysis first asks ({@link
+ * OtlpAttributes}). So a span waiting for its trace holds little more than its encoding, and no
+ * message tree is built to be thrown away.
  * Resources and scopes are decoded once per block and shared by its spans.
  *
  * <p>Invalid spans are refused one by one (the OTLP partial-success model): a trace id that is
