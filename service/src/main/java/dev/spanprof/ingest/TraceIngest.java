@@ -69,7 +69,11 @@ final class TraceIngest {
       return IngestResult.refused(Outcome.MALFORMED, e.getMessage());
     }
     try {
-      return buffer(mapped, transport);
+      IngestResult result = buffer(mapped, transport);
+      if (result.outcome() != Outcome.ACCEPTED) {
+        Slab.release(mapped.spans()); // nobody took them: their bytes' holds go back now
+      }
+      return result;
     } finally {
       mapped.writer().close();
     }
@@ -90,7 +94,6 @@ final class TraceIngest {
     }
     int valid = mapped.spans().size();
     if (valid > 0 && !accepted.hasRoomFor(valid)) {
-      Slab.release(mapped.spans());
       listener.onRefused(transport, SpanRefusal.BUFFER_FULL, valid);
       return IngestResult.refused(Outcome.FULL, "the forwarding queue is full "
           + "(spanprof.export.queue-spans): the next hop takes spans more slowly than they come "
@@ -106,14 +109,12 @@ final class TraceIngest {
         yield new IngestResult(Outcome.ACCEPTED, mapped.rejectedSpans(), mapped.problems());
       }
       case REFUSED_FULL -> {
-        Slab.release(mapped.spans());
         listener.onRefused(transport, SpanRefusal.BUFFER_FULL, valid);
         yield IngestResult.refused(Outcome.FULL,
             "the span buffer is full (spanprof.assembly.max-buffered-spans=" + maxBufferedSpans
                 + "); none of the " + valid + " spans was taken, retry later");
       }
       case REFUSED_TOO_LARGE -> {
-        Slab.release(mapped.spans());
         listener.onRefused(transport, SpanRefusal.TOO_LARGE, valid);
         yield IngestResult.refused(Outcome.TOO_LARGE,
             "the request has " + valid + " spans, more than the whole span buffer holds "
