@@ -2,12 +2,14 @@ package dev.spanprof.export;
 
 import dev.spanprof.analysis.SpanMapping;
 import dev.spanprof.analysis.SpanRecord;
+import dev.spanprof.analysis.SpanStore;
 import dev.spanprof.analysis.TraceProfile;
 import dev.spanprof.analysis.TraceProfile.SpanProfile;
 import dev.spanprof.analysis.TraceAnalyzer;
 import dev.spanprof.assembly.CompletedTrace;
 import dev.spanprof.assembly.Completion;
 import dev.spanprof.bench.Workload;
+import dev.spanprof.config.IngestConfiguration;
 import dev.spanprof.ingest.BenchSpans;
 import io.opentelemetry.proto.common.v1.AnyValue;
 import io.opentelemetry.proto.common.v1.KeyValue;
@@ -42,13 +44,17 @@ public class EnrichmentBenchmark {
     List<SpanRecord> spans = BenchSpans.map(new Workload(20, 20).request(1_700_000_000_000_000_000L));
     trace = new CompletedTrace(spans.get(0).traceId(), spans, Completion.TIMEOUT, false);
     profile = new TraceAnalyzer(SpanMapping.defaults()).analyze(trace.traceId(), spans);
-    enricher = new SpanEnricher(span -> 50.0);
+    enricher = new SpanEnricher(span -> 50.0,
+        SpanStore.ofSize(IngestConfiguration.DEFAULT_SPAN_STORE_SIZE));
   }
 
   @Benchmark
   @OperationsPerInvocation(20)
   public List<ExportEntry> appendBytes() {
-    return enricher.enrich(trace, profile);
+    // Given back at once, as the forwarder does once they are sent, so the store is used again.
+    List<ExportEntry> entries = enricher.enrich(trace, profile);
+    ExportEntry.release(entries);
+    return entries;
   }
 
   @Benchmark

@@ -2,10 +2,12 @@ package dev.spanprof.export;
 
 import dev.spanprof.analysis.SpanMapping;
 import dev.spanprof.analysis.SpanRecord;
+import dev.spanprof.analysis.SpanStore;
 import dev.spanprof.analysis.TraceAnalyzer;
 import dev.spanprof.assembly.CompletedTrace;
 import dev.spanprof.assembly.Completion;
 import dev.spanprof.bench.Workload;
+import dev.spanprof.config.IngestConfiguration;
 import dev.spanprof.ingest.BenchSpans;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -41,7 +43,8 @@ public class ExportRequestBenchmark {
   @Setup
   public void setUp() {
     List<SpanRecord> spans = BenchSpans.map(new Workload(20, SPANS).request(1_700_000_000_000_000_000L));
-    SpanEnricher enricher = new SpanEnricher(span -> 50.0);
+    SpanEnricher enricher = new SpanEnricher(span -> 50.0,
+        SpanStore.ofSize(IngestConfiguration.DEFAULT_SPAN_STORE_SIZE));
     TraceAnalyzer analyzer = new TraceAnalyzer(SpanMapping.defaults());
     for (int from = 0; from < SPANS; from += 20) {
       List<SpanRecord> trace = spans.subList(from, from + 20);
@@ -67,25 +70,5 @@ public class ExportRequestBenchmark {
       ExportRequest.of(entries).writeTo(gzip);
     }
     return compressed.count;
-  }
-
-  /** Counts what is written, and keeps nothing. */
-  private static final class CountingStream extends OutputStream {
-    private long count;
-
-    @Override
-    public void write(int b) {
-      count++;
-    }
-
-    @Override
-    public void write(byte[] bytes, int offset, int length) {
-      count += length;
-    }
-
-    @Override
-    public void close() {
-      // Kept open across invocations: the gzip stream's close closes it.
-    }
   }
 }

@@ -26,6 +26,14 @@ public final class Slab {
     this.bytes = new byte[size];
   }
 
+  /**
+   * The slab's array, for the writer of a range {@link SpanStore.Writer#reserve reserved} in it
+   * and for the holders of spans placed in it, each to read its own range only.
+   */
+  public byte[] bytes() {
+    return bytes;
+  }
+
   void retain(int count) {
     holds.addAndGet(count);
   }

@@ -3,6 +3,7 @@ package dev.spanprof.analysis;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.atomic.LongAdder;
 
 /**
  * Where spans keep their encoded bytes while spanprof holds them: large arrays ({@link Slab}s)
@@ -32,6 +33,8 @@ public final class SpanStore {
   private final ArrayDeque<Slab> open = new ArrayDeque<>();
   /** Every slab allocated, in use or free. */
   private final List<Slab> all = new ArrayList<>();
+  /** Byte ranges given an array of their own: the store was used up, or they were too large. */
+  private final LongAdder overflows = new LongAdder();
 
   private SpanStore(int slabBytes, int maxSlabs) {
     this.slabBytes = slabBytes;
@@ -60,6 +63,19 @@ public final class SpanStore {
   /** Slabs in use: holding spans, or open for the next writer. */
   public synchronized int slabsInUse() {
     return all.size() - free.size();
+  }
+
+  /** Bytes of the slabs in use: what the store cannot give to the next writer's spans. */
+  public long inUseBytes() {
+    return (long) slabsInUse() * slabBytes;
+  }
+
+  /**
+   * Byte ranges that got an array of their own so far, the store used up or the range larger
+   * than a quarter of a slab: while it grows, the store is too small for what the buffers hold.
+   */
+  public long overflows() {
+    return overflows.sum();
   }
 
   /**
@@ -120,7 +136,21 @@ public final class SpanStore {
      * itself.
      */
     public int place(byte[] source, int offset, int length) {
+      int at = reserve(length);
+      if (at >= 0) {
+        System.arraycopy(source, offset, slab.bytes, at, length);
+      }
+      return at;
+    }
+
+    /**
+     * Reserves {@code length} bytes in a slab for the caller to write, {@code slab().bytes()}
+     * from the returned offset, and takes a hold on it as {@link #place} does. Returns -1 when the
+     * bytes are too many for a slab or every slab is in use; the caller keeps the bytes itself.
+     */
+    public int reserve(int length) {
       if (exhausted || length > slabBytes / 4) {
+        overflows.increment();
         return -1;
       }
       while (slab == null || slab.top + length > slabBytes) {
@@ -130,17 +160,17 @@ public final class SpanStore {
         slab = take();
         if (slab == null) {
           exhausted = true;
+          overflows.increment();
           return -1;
         }
       }
       int at = slab.top;
-      System.arraycopy(source, offset, slab.bytes, at, length);
       slab.top = at + length;
       slab.retain(1);
       return at;
     }
 
-    /** The slab the last span was placed in. */
+    /** The slab the last span was placed in or reserved from. */
     public Slab slab() {
       return slab;
     }

@@ -4,28 +4,53 @@ import dev.spanprof.analysis.Slab;
 import dev.spanprof.analysis.SpanRecord;
 import dev.spanprof.analysis.SpanResource;
 import dev.spanprof.analysis.SpanScope;
+import java.util.List;
 
 /**
  * One span ready to forward, and the resource and scope it arrived with, to group it as it came.
  * Its encoded {@code Span} message is the original bytes, {@code span[spanOffset, spanOffset +
- * spanLength)}, followed by {@code appended}, the enriched attributes (empty when not enriched).
- * The two are written one after the other into the export request, so the original is never
- * copied per span. The entry holds the original bytes in {@code slab} (null when they have an
- * array of their own) until it is sent or given up. It keeps only these, not the span's record,
- * so that a span waiting to be forwarded does not keep its decoded attributes alive.
+ * spanLength)}, followed by the enriched attributes, {@code appended[appendedOffset,
+ * appendedOffset + appendedLength)} (empty when not enriched). The two are written one after the
+ * other into the export request, so the original is never copied per span.
+ *
+ * <p>The entry holds each range in its slab ({@code slab}, {@code appendedSlab}; null for bytes
+ * in an array of their own) until it is sent or given up, then {@link #release releases} them.
+ * It keeps only these, not the span's record, so that a span waiting to be forwarded does not
+ * keep its decoded attributes alive.
  */
-record ExportEntry(SpanResource resource, SpanScope scope, byte[] span, int spanOffset,
-    int spanLength, Slab slab, byte[] appended) {
+record ExportEntry(SpanResource resource, SpanScope scope,
+    byte[] span, int spanOffset, int spanLength, Slab slab,
+    byte[] appended, int appendedOffset, int appendedLength, Slab appendedSlab) {
 
-  static final byte[] NOTHING_APPENDED = new byte[0];
+  private static final byte[] NOTHING = new byte[0];
 
-  static ExportEntry of(SpanRecord span, byte[] appended) {
+  /**
+   * The span as it came, holding nothing yet: the caller takes the holds on the original bytes
+   * ({@code Slab.retain(entries, ExportEntry::slab)}).
+   */
+  static ExportEntry asReceived(SpanRecord span) {
+    return enriched(span, NOTHING, 0, 0, null);
+  }
+
+  /**
+   * The span with {@code appended} attributes, which the entry holds in {@code appendedSlab}
+   * already; the caller takes the holds on the original bytes, as for {@link #asReceived}.
+   */
+  static ExportEntry enriched(SpanRecord span, byte[] appended, int appendedOffset,
+      int appendedLength, Slab appendedSlab) {
     return new ExportEntry(span.resource(), span.scope(), span.encodedArray(),
-        span.encodedOffset(), span.encodedLength(), span.slab(), appended);
+        span.encodedOffset(), span.encodedLength(), span.slab(),
+        appended, appendedOffset, appendedLength, appendedSlab);
   }
 
   /** The encoded {@code Span} message's size. */
   int spanBytes() {
-    return spanLength + appended.length;
+    return spanLength + appendedLength;
+  }
+
+  /** Gives up every hold {@code entries} have: they were sent, or are given up. */
+  static void release(List<ExportEntry> entries) {
+    Slab.release(entries, ExportEntry::slab);
+    Slab.release(entries, ExportEntry::appendedSlab);
   }
 }

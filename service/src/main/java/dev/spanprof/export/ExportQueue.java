@@ -1,6 +1,5 @@
 package dev.spanprof.export;
 
-import dev.spanprof.analysis.Slab;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
@@ -44,7 +43,7 @@ final class ExportQueue {
       entries.addLast(entry);
     }
     notifyAll();
-    Slab.release(dropped, ExportEntry::slab);
+    ExportEntry.release(dropped);
     return dropped.size();
   }
 
@@ -129,7 +128,7 @@ final class ExportQueue {
    */
   synchronized int clear() {
     int size = entries.size() + inFlight;
-    Slab.release(new ArrayList<>(entries), ExportEntry::slab);
+    ExportEntry.release(new ArrayList<>(entries));
     entries.clear();
     inFlight = 0;
     return size;

@@ -115,7 +115,7 @@ final class ExportRequest {
         out.writeTag(ScopeSpans.SPANS_FIELD_NUMBER, WireFormat.WIRETYPE_LENGTH_DELIMITED);
         out.writeUInt32NoTag(span.spanBytes());
         out.writeRawBytes(span.span(), span.spanOffset(), span.spanLength());
-        out.writeRawBytes(span.appended());
+        out.writeRawBytes(span.appended(), span.appendedOffset(), span.appendedLength());
       }
       writeString(out, ScopeSpans.SCHEMA_URL_FIELD_NUMBER, scope.schemaUrl());
     }

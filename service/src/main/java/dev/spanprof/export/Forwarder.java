@@ -2,6 +2,7 @@ package dev.spanprof.export;
 
 import dev.spanprof.analysis.Slab;
 import dev.spanprof.analysis.SpanRecord;
+import dev.spanprof.analysis.SpanStore;
 import dev.spanprof.analysis.TraceProfile;
 import dev.spanprof.assembly.CompletedTrace;
 import dev.spanprof.config.ExportConfiguration;
@@ -56,7 +57,7 @@ public final class Forwarder implements ProfileConsumer, AcceptedSpansConsumer {
   private volatile boolean lastSendWentThrough = true;
 
   Forwarder(ExportConfiguration configuration, DistributionService distributions,
-      ExportListener listener, RetryClock clock) {
+      SpanStore store, ExportListener listener, RetryClock clock) {
     this.configuration = configuration;
     this.enabled = configuration.enabled();
     this.mode = configuration.modeValue();
@@ -64,7 +65,7 @@ public final class Forwarder implements ProfileConsumer, AcceptedSpansConsumer {
     this.clock = clock;
     this.queue = new ExportQueue(configuration.getQueueSpans());
     this.enricher = new SpanEnricher(
-        span -> distributions.durationPercentile(span, span.durationNanos()));
+        span -> distributions.durationPercentile(span, span.durationNanos()), store);
     if (!enabled) {
       this.sender = null;
       return;
@@ -107,7 +108,7 @@ public final class Forwarder implements ProfileConsumer, AcceptedSpansConsumer {
     if (enabled && mode == Mode.PASSTHROUGH) {
       List<ExportEntry> entries = new ArrayList<>(spans.size());
       for (SpanRecord span : spans) {
-        entries.add(ExportEntry.of(span, ExportEntry.NOTHING_APPENDED));
+        entries.add(ExportEntry.asReceived(span));
       }
       Slab.retain(entries, ExportEntry::slab);
       enqueue(entries);
@@ -174,7 +175,7 @@ public final class Forwarder implements ProfileConsumer, AcceptedSpansConsumer {
           try {
             send(batch);
           } finally {
-            Slab.release(batch, ExportEntry::slab);
+            ExportEntry.release(batch);
             queue.done(batch.size());
           }
         }

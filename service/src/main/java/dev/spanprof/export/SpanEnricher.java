@@ -6,13 +6,12 @@ import com.google.protobuf.CodedOutputStream;
 import com.google.protobuf.WireFormat;
 import dev.spanprof.analysis.Slab;
 import dev.spanprof.analysis.SpanRecord;
+import dev.spanprof.analysis.SpanStore;
 import dev.spanprof.analysis.TraceProfile;
 import dev.spanprof.analysis.TraceProfile.SpanProfile;
 import dev.spanprof.assembly.CompletedTrace;
 import dev.spanprof.assembly.Completion;
 import io.opentelemetry.proto.trace.v1.Span;
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.IdentityHashMap;
 import java.util.List;
@@ -27,44 +26,60 @@ import java.util.function.ToDoubleFunction;
  * new attributes are appended as further encodings of the repeated {@code attributes} field
  * (protobuf concatenates repeated fields), so every original field — unknown ones included —
  * reaches the next hop unchanged. An attribute the span already carries is not added again.
- * Only the appended bytes are new: the export request writes them after the original's.
+ * Only the appended bytes are new, and they are kept in the {@link SpanStore} like the
+ * originals, since flat out they wait in the forwarding queue long enough to be promoted: the
+ * export request writes them after the original's.
  */
 final class SpanEnricher {
 
   private final ToDoubleFunction<SpanRecord> durationPercentile;
+  private final SpanStore store;
+  /** Each analysis thread's scratch space, used again for every trace it enriches. */
+  private final ThreadLocal<Attributes> attributesOfThread = ThreadLocal.withInitial(Attributes::new);
 
   /**
    * @param durationPercentile the rank (0–100) of a span's duration within its operation's
    *     distribution ({@code spanprof.duration_percentile})
+   * @param store where the appended bytes are kept while the spans wait to be forwarded
    */
-  SpanEnricher(ToDoubleFunction<SpanRecord> durationPercentile) {
+  SpanEnricher(ToDoubleFunction<SpanRecord> durationPercentile, SpanStore store) {
     this.durationPercentile = durationPercentile;
+    this.store = store;
   }
 
+  /**
+   * The trace's spans to forward, each holding its original bytes and its appended attributes
+   * until {@link ExportEntry#release released}.
+   */
   List<ExportEntry> enrich(CompletedTrace trace, TraceProfile profile) {
     List<SpanRecord> spans = trace.spans();
     List<ExportEntry> entries = new ArrayList<>(spans.size());
-    Attributes attributes = new Attributes();
-    for (int i = 0; i < spans.size(); i++) {
-      SpanRecord span = spans.get(i);
-      SpanProfile result = profile.spans().get(i);
-      Attributes added = attributes.of(span);
-      added.string("spanprof.resource", result.resource());
-      added.string("spanprof.state", result.state());
-      added.integer("spanprof.self_time_ns", result.selfTimeNs());
-      added.integer("spanprof.critical_path_ns", result.criticalPathNs());
-      added.bool("spanprof.on_critical_path", result.onCriticalPath());
-      added.number("spanprof.duration_percentile",
-          durationPercentile.applyAsDouble(span));
-      if (i == profile.primaryRoot()) {
-        added.integer("spanprof.trace.span_time_ns", profile.spanTimeNs());
-        added.integer("spanprof.trace.resource_time_ns", profile.resourceTimeNs());
-        added.integer("spanprof.trace.ttx_ns", profile.ttxNs());
-        added.integer("spanprof.trace.ttc_ns", profile.ttcNs());
-        added.number("spanprof.trace.parallelism", profile.parallelism());
-        added.bool("spanprof.trace.complete", complete(trace, span));
+    Attributes attributes = attributesOfThread.get().ofTrace();
+    try (SpanStore.Writer writer = store.writer()) {
+      for (int i = 0; i < spans.size(); i++) {
+        SpanRecord span = spans.get(i);
+        SpanProfile result = profile.spans().get(i);
+        Attributes added = attributes.of(span);
+        added.string("spanprof.resource", result.resource());
+        added.string("spanprof.state", result.state());
+        added.integer("spanprof.self_time_ns", result.selfTimeNs());
+        added.integer("spanprof.critical_path_ns", result.criticalPathNs());
+        added.bool("spanprof.on_critical_path", result.onCriticalPath());
+        added.number("spanprof.duration_percentile",
+            durationPercentile.applyAsDouble(span));
+        if (i == profile.primaryRoot()) {
+          added.integer("spanprof.trace.span_time_ns", profile.spanTimeNs());
+          added.integer("spanprof.trace.resource_time_ns", profile.resourceTimeNs());
+          added.integer("spanprof.trace.ttx_ns", profile.ttxNs());
+          added.integer("spanprof.trace.ttc_ns", profile.ttcNs());
+          added.number("spanprof.trace.parallelism", profile.parallelism());
+          added.bool("spanprof.trace.complete", complete(trace, span));
+        }
+        entries.add(added.encode(writer));
       }
-      entries.add(ExportEntry.of(span, added.encode()));
+    } catch (RuntimeException e) {
+      Slab.release(entries, ExportEntry::appendedSlab);
+      throw e;
     }
     Slab.retain(entries, ExportEntry::slab);
     return entries;
@@ -96,6 +111,10 @@ final class SpanEnricher {
     private static final int KEY_FIELD = 1;
     private static final int VALUE_FIELD = 2;
     private static final int MAX_ATTRIBUTES = 12;
+    private static final int ATTRIBUTE_TAG =
+        tag(Span.ATTRIBUTES_FIELD_NUMBER, WireFormat.WIRETYPE_LENGTH_DELIMITED);
+    private static final int KEY_TAG = tag(KEY_FIELD, WireFormat.WIRETYPE_LENGTH_DELIMITED);
+    private static final int VALUE_TAG = tag(VALUE_FIELD, WireFormat.WIRETYPE_LENGTH_DELIMITED);
 
     private final byte[][] keys = new byte[MAX_ATTRIBUTES][];
     private final int[] types = new int[MAX_ATTRIBUTES];
@@ -107,6 +126,12 @@ final class SpanEnricher {
     private final int[] valueBytes = new int[MAX_ATTRIBUTES];
     private SpanRecord span;
     private int count;
+
+    /** Starts the next trace: its values are other strings. */
+    Attributes ofTrace() {
+      encodedValues.clear();
+      return this;
+    }
 
     /** Starts the attributes of the next span. */
     Attributes of(SpanRecord next) {
@@ -142,8 +167,12 @@ final class SpanEnricher {
       }
     }
 
-    /** The attributes as {@code Span.attributes} fields, to follow the span's own bytes. */
-    byte[] encode() {
+    /**
+     * The span with the attributes as {@code Span.attributes} fields to follow its own bytes,
+     * written into a range {@code writer} reserves (an array of their own when the store has no
+     * room).
+     */
+    ExportEntry encode(SpanStore.Writer writer) {
       int appendedBytes = 0;
       for (int i = 0; i < count; i++) {
         valueBytes[i] = valueSize(i);
@@ -153,22 +182,27 @@ final class SpanEnricher {
         appendedBytes += CodedOutputStream.computeTagSize(Span.ATTRIBUTES_FIELD_NUMBER)
             + sizeWithLength(keyValueBytes[i]);
       }
-      byte[] appended = new byte[appendedBytes];
-      CodedOutputStream out = CodedOutputStream.newInstance(appended);
-      try {
-        for (int i = 0; i < count; i++) {
-          out.writeTag(Span.ATTRIBUTES_FIELD_NUMBER, WireFormat.WIRETYPE_LENGTH_DELIMITED);
-          out.writeUInt32NoTag(keyValueBytes[i]);
-          out.writeByteArray(KEY_FIELD, keys[i]);
-          out.writeTag(VALUE_FIELD, WireFormat.WIRETYPE_LENGTH_DELIMITED);
-          out.writeUInt32NoTag(valueBytes[i]);
-          writeValue(out, i);
-        }
-        out.checkNoSpaceLeft();
-      } catch (IOException e) {
-        throw new UncheckedIOException("the attributes' computed size was wrong", e);
+      int offset = writer.reserve(appendedBytes);
+      Slab slab = offset < 0 ? null : writer.slab();
+      byte[] appended = slab == null ? new byte[appendedBytes] : slab.bytes();
+      offset = Math.max(offset, 0);
+      int at = offset;
+      for (int i = 0; i < count; i++) {
+        at = varint(appended, at, ATTRIBUTE_TAG);
+        at = varint(appended, at, keyValueBytes[i]);
+        at = varint(appended, at, KEY_TAG);
+        at = bytes(appended, at, keys[i]);
+        at = varint(appended, at, VALUE_TAG);
+        at = varint(appended, at, valueBytes[i]);
+        at = value(appended, at, i);
       }
-      return appended;
+      if (at != offset + appendedBytes) {
+        throw new IllegalStateException("the attributes' computed size was wrong: "
+            + appendedBytes + " computed, " + (at - offset) + " written");
+      }
+      SpanRecord done = span;
+      span = null; // not kept alive by the thread's scratch space until its next trace
+      return ExportEntry.enriched(done, appended, offset, appendedBytes, slab);
     }
 
     private int valueSize(int i) {
@@ -180,13 +214,48 @@ final class SpanEnricher {
       };
     }
 
-    private void writeValue(CodedOutputStream out, int i) throws IOException {
-      switch (types[i]) {
-        case STRING -> out.writeByteArray(STRING, strings[i]);
-        case BOOL -> out.writeBool(BOOL, numbers[i] != 0);
-        case INT -> out.writeInt64(INT, numbers[i]);
-        default -> out.writeDouble(DOUBLE, Double.longBitsToDouble(numbers[i]));
+    /*
+     * protobuf's wire format written by hand into the reserved range, since CodedOutputStream's
+     * array encoder is an object per span; the sizes above come from CodedOutputStream, and
+     * ExportPiecesTest checks the bytes against its encoding.
+     */
+    private int value(byte[] out, int at, int i) {
+      long number = numbers[i];
+      return switch (types[i]) {
+        case STRING -> bytes(out, varint(out, at, tag(STRING, WireFormat.WIRETYPE_LENGTH_DELIMITED)),
+            strings[i]);
+        case BOOL -> varint(out, varint(out, at, tag(BOOL, WireFormat.WIRETYPE_VARINT)), number);
+        case INT -> varint(out, varint(out, at, tag(INT, WireFormat.WIRETYPE_VARINT)), number);
+        default -> fixed64(out, varint(out, at, tag(DOUBLE, WireFormat.WIRETYPE_FIXED64)), number);
+      };
+    }
+
+    /** {@code bytes} with its length first. */
+    private static int bytes(byte[] out, int at, byte[] bytes) {
+      at = varint(out, at, bytes.length);
+      System.arraycopy(bytes, 0, out, at, bytes.length);
+      return at + bytes.length;
+    }
+
+    /** A varint; negative numbers take ten bytes, as protobuf's int64 does. */
+    private static int varint(byte[] out, int at, long value) {
+      while ((value & ~0x7FL) != 0) {
+        out[at++] = (byte) ((value & 0x7F) | 0x80);
+        value >>>= 7;
       }
+      out[at++] = (byte) value;
+      return at;
+    }
+
+    private static int fixed64(byte[] out, int at, long value) {
+      for (int shift = 0; shift < 64; shift += 8) {
+        out[at++] = (byte) (value >>> shift);
+      }
+      return at;
+    }
+
+    private static int tag(int fieldNumber, int wireType) {
+      return fieldNumber << 3 | wireType;
     }
 
     private static int sizeWithLength(int messageBytes) {

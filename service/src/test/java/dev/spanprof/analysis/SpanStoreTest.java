@@ -75,6 +75,7 @@ class SpanStoreTest {
     assertThat(after.slab()).isSameAs(span.slab());
     assertThat(after.encodedOffset()).isEqualTo(10);
     assertThat(store.slabsInUse()).isEqualTo(1);
+    assertThat(store.overflows()).isZero();
   }
 
   @Test
@@ -87,12 +88,33 @@ class SpanStoreTest {
     assertThat(writer.place(bytes(10, 1), 0, 10)).isEqualTo(-1);
     writer.close();
     assertThat(store.allocatedBytes()).isEqualTo(64 * 4096);
+    assertThat(store.inUseBytes()).isEqualTo(64 * 4096);
+    assertThat(store.overflows()).as("the large span and the one beyond the bound").isEqualTo(2);
 
     SpanStore none = SpanStore.ofSize(0);
     SpanStore.Writer noneWriter = none.writer();
     assertThat(noneWriter.place(bytes(10, 1), 0, 10)).isEqualTo(-1);
     noneWriter.close();
     assertThat(none.allocatedBytes()).isZero();
+  }
+
+  @Test
+  void reservedRanges_areWrittenByTheCaller_andHeldLikePlacedSpans() {
+    SpanStore.Writer writer = store.writer();
+    SpanRecord span = place(writer, bytes(100, 1));
+    int reserved = writer.reserve(50);
+    Slab slab = writer.slab();
+    Arrays.fill(slab.bytes(), reserved, reserved + 50, (byte) 9);
+    SpanRecord after = place(writer, bytes(100, 2));
+    writer.close();
+
+    assertThat(reserved).isEqualTo(100);
+    assertThat(after.encodedOffset()).as("after the reserved range").isEqualTo(150);
+    assertThat(span.copyOfEncoded()).isEqualTo(bytes(100, 1));
+    Slab.release(List.of(span, after));
+    assertThat(store.slabsHoldingSpans()).as("the reserved range's hold").isEqualTo(1);
+    Slab.release(List.of(span), ignored -> slab);
+    assertThat(store.slabsHoldingSpans()).isZero();
   }
 
   @Test

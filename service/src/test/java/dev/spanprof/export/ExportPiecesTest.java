@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.google.protobuf.CodedOutputStream;
 import dev.spanprof.analysis.SpanMapping;
 import dev.spanprof.analysis.SpanRecord;
+import dev.spanprof.analysis.SpanStore;
 import dev.spanprof.analysis.TraceAnalyzer;
 import dev.spanprof.analysis.TraceProfile;
 import dev.spanprof.analysis.TraceProfile.SpanProfile;
@@ -29,7 +30,8 @@ import org.junit.jupiter.api.Test;
 
 class ExportPiecesTest {
 
-  private final SpanEnricher enricher = new SpanEnricher(span -> 42.0);
+  private final SpanStore store = SpanStore.ofSize(64L << 20);
+  private final SpanEnricher enricher = new SpanEnricher(span -> 42.0, store);
 
   @Test
   void queue_full_dropsTheOldestAndSaysHowMany() throws Exception {
@@ -122,6 +124,37 @@ class ExportPiecesTest {
   }
 
   @Test
+  void enricher_keepsTheAppendedBytesInTheStore_untilReleased_orInArraysWhenItIsFull() {
+    Enriched stored = enrichGolden("fanout-self-time", Completion.TIMEOUT);
+    List<ExportEntry> entries = stored.entries();
+    assertThat(entries).allSatisfy(entry -> {
+      assertThat(entry.appendedSlab()).isNotNull();
+      assertThat(entry.appended()).isSameAs(entry.appendedSlab().bytes());
+    });
+    assertThat(store.slabsHoldingSpans()).isEqualTo(1);
+
+    // Another trace's attributes go after this one's: neither is written over while held.
+    Enriched next = enrichGolden("seed-time-case3-overlap", Completion.TIMEOUT);
+    assertThat(next.entries().get(0).appendedSlab()).isSameAs(entries.get(0).appendedSlab());
+    assertThat(next.entries().get(0).appendedOffset())
+        .isGreaterThanOrEqualTo(entries.get(entries.size() - 1).appendedOffset()
+            + entries.get(entries.size() - 1).appendedLength());
+    ExportEntry.release(entries);
+    assertThat(store.slabsHoldingSpans()).as("the next trace's entries").isEqualTo(1);
+    ExportEntry.release(next.entries());
+    assertThat(store.slabsHoldingSpans()).isZero();
+
+    SpanEnricher withoutRoom = new SpanEnricher(span -> 42.0, SpanStore.ofSize(0));
+    List<ExportEntry> inArrays = withoutRoom.enrich(
+        new CompletedTrace(stored.spans().get(0).traceId(), stored.spans(), Completion.TIMEOUT,
+            false), stored.profile());
+    for (int i = 0; i < entries.size(); i++) {
+      assertThat(inArrays.get(i).appendedSlab()).isNull();
+      assertThat(enriched(inArrays.get(i))).as("span %d", i).isEqualTo(enriched(entries.get(i)));
+    }
+  }
+
+  @Test
   void enricher_evictedTrace_isNotComplete() throws Exception {
     Map<String, AnyValue> root =
         attributes(enrichGolden("fanout-self-time", Completion.EVICTED).entries().get(0));
@@ -145,7 +178,8 @@ class ExportPiecesTest {
   private static byte[] enriched(ExportEntry entry) {
     byte[] span = Arrays.copyOfRange(entry.span(), entry.spanOffset(),
         entry.spanOffset() + entry.spanBytes());
-    System.arraycopy(entry.appended(), 0, span, entry.spanLength(), entry.appended().length);
+    System.arraycopy(entry.appended(), entry.appendedOffset(), span, entry.spanLength(),
+        entry.appendedLength());
     return span;
   }
 
@@ -162,7 +196,7 @@ class ExportPiecesTest {
     List<SpanRecord> spans = OtlpTestSpans.fromJson(json);
 
     ExportTraceServiceRequest encoded = ExportTraceServiceRequest.parseFrom(ExportRequest.of(
-        spans.stream().map(span -> ExportEntry.of(span, ExportEntry.NOTHING_APPENDED)).toList())
+        spans.stream().map(ExportEntry::asReceived).toList())
         .toByteArray());
 
     assertThat(encoded).isEqualTo(original);
@@ -175,7 +209,7 @@ class ExportPiecesTest {
     // appended, so that each is written in two parts.
     List<ExportEntry> entries = IntStream.range(0, 400)
         .mapToObj(i -> spans.get(i % spans.size()))
-        .map(span -> ExportEntry.of(span, new byte[] {0x4A, 0x00}))
+        .map(span -> ExportEntry.enriched(span, new byte[] {0x7F, 0x4A, 0x00}, 1, 2, null))
         .toList();
     ExportRequest request = ExportRequest.of(entries);
     byte[] whole = request.toByteArray();
@@ -202,7 +236,7 @@ class ExportPiecesTest {
     List<SpanRecord> spans = OtlpTestSpans.fromJson(GoldenCases.otlpJson("seed-time-c0-short"));
     return IntStream.range(0, count)
         .mapToObj(i -> new ExportEntry(spans.get(0).resource(), spans.get(0).scope(),
-            new byte[] {(byte) i}, 0, 1, null, ExportEntry.NOTHING_APPENDED))
+            new byte[] {(byte) i}, 0, 1, null, new byte[0], 0, 0, null))
         .toList();
   }
 }
