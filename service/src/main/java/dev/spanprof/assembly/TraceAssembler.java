@@ -94,10 +94,16 @@ public final class TraceAssembler {
     }
     long now = time.nanoTime();
     int late = 0;
-    for (SpanRecord span : spans) {
-      if (shardOf(span.traceIdHigh(), span.traceIdLow()).append(span, now)) {
-        late++;
+    // Spans of one trace mostly come one after the other: each run of them is appended under
+    // one lock and one lookup of its trace.
+    for (int from = 0, to; from < count; from = to) {
+      SpanRecord first = spans.get(from);
+      to = from + 1;
+      while (to < count && spans.get(to).traceIdLow() == first.traceIdLow()
+          && spans.get(to).traceIdHigh() == first.traceIdHigh()) {
+        to++;
       }
+      late += shardOf(first.traceIdHigh(), first.traceIdLow()).append(spans, from, to, now);
     }
     if (late > 0) {
       listener.onLateSpans(late);
@@ -242,9 +248,34 @@ public final class TraceAssembler {
       };
     }
 
-    /** Buffers one span; returns true when it is late (its trace had been completed before). */
-    synchronized boolean append(SpanRecord span, long now) {
-      TraceId id = span.traceId();
+    /**
+     * Buffers {@code spans[from, to)}, spans of one trace; returns how many are late (their
+     * trace had been completed before).
+     */
+    synchronized int append(List<SpanRecord> spans, int from, int to, long now) {
+      int late = 0;
+      PendingTrace trace = null;
+      for (int i = from; i < to; i++) {
+        if (trace == null) {
+          trace = openTrace(spans.get(i).traceId(), now);
+          trace.spans.ensureCapacity(trace.spans.size() + to - i);
+        }
+        trace.spans.add(spans.get(i));
+        trace.lastArrivalNanos = now;
+        late += trace.late ? 1 : 0;
+        if (trace.spans.size() == policy.maxSpansPerTrace()) {
+          if (complete(trace, Completion.SPAN_LIMIT)) {
+            trace = null; // the next span starts a fragment
+          } else {
+            // The hand-off is full: the trace stays (over its limit) until a sweep finds room.
+            atSpanLimit.add(trace);
+          }
+        }
+      }
+      return late;
+    }
+
+    private PendingTrace openTrace(TraceId id, long now) {
       PendingTrace trace = open.get(id);
       if (trace == null) {
         Completion earlier = recentlyCompleted.get(id);
@@ -256,14 +287,7 @@ public final class TraceAssembler {
           oldest = trace;
         }
       }
-      trace.spans.add(span);
-      trace.lastArrivalNanos = now;
-      if (trace.spans.size() == policy.maxSpansPerTrace()
-          && !complete(trace, Completion.SPAN_LIMIT)) {
-        // The hand-off is full: the trace stays (over its limit) until a sweep finds room.
-        atSpanLimit.add(trace);
-      }
-      return trace.late;
+      return trace;
     }
 
     /**
