@@ -5,6 +5,7 @@ import dev.spanprof.analysis.SpanStore;
 import dev.spanprof.config.IngestConfiguration;
 import io.opentelemetry.proto.collector.trace.v1.ExportTraceServiceRequest;
 import java.util.List;
+import java.util.function.Function;
 
 /**
  * Span records for the benchmarks, through the service's own mapper. One mapper for all, as the
@@ -17,6 +18,23 @@ public final class BenchSpans {
       SpanStore.ofSize(IngestConfiguration.DEFAULT_SPAN_STORE_SIZE));
 
   private BenchSpans() {}
+
+  /**
+   * The ingest walk of encoded request bodies, as the service does it, with a mapper of its own
+   * placing the spans in {@code store}; each span holds its bytes until the caller releases it.
+   */
+  public static Function<byte[], List<SpanRecord>> walk(SpanStore store) {
+    OtlpTraceMapper mapper = new OtlpTraceMapper(new StringInterner(100_000), store);
+    return body -> {
+      try {
+        MappedRequest mapped = mapper.map(body);
+        mapped.writer().close();
+        return mapped.spans();
+      } catch (InvalidOtlpException e) {
+        throw new IllegalArgumentException("the benchmark's request is not OTLP", e);
+      }
+    };
+  }
 
   /** The request's spans, held for good: their bytes are in the store's slabs, as in the service. */
   public static List<SpanRecord> map(ExportTraceServiceRequest request) {

@@ -39,6 +39,7 @@ class BenchmarksSmokeTest {
             "dev.spanprof.export.EnrichmentBenchmark.rebuild",
             "dev.spanprof.export.ExportRequestBenchmark.arrayThenGzip",
             "dev.spanprof.export.ExportRequestBenchmark.streamedIntoGzip",
+            "dev.spanprof.export.EndToEndBenchmark.walkAnalyseEnrichForward",
             "dev.spanprof.bench.PipelineBenchmark.analyseAndRecord");
     assertThat(results).allSatisfy(result ->
         assertThat(result.getPrimaryResult().getScore()).isPositive());
