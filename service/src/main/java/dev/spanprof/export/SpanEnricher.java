@@ -94,11 +94,11 @@ final class SpanEnricher {
   }
 
   /**
-   * The attributes to append to one span, skipping keys it already has, encoded by hand into one
-   * exactly sized array: building {@code KeyValue} messages and streaming them cost several
-   * kilobytes of garbage per span (the stream's own 4 KB buffer among them). Strings are UTF-8
-   * encoded once: the keys for good, the values (resource ids, states) once per trace, whose
-   * spans repeat the same few.
+   * The attributes to append to one span, skipping keys it already has, encoded by hand into an
+   * exactly sized range of the span store: building {@code KeyValue} messages and streaming them
+   * cost several kilobytes of garbage per span (the stream's own 4 KB buffer among them). Strings
+   * are UTF-8 encoded once: the keys for good, the values (resource ids, states) once per trace,
+   * whose spans repeat the same few. One per analysis thread, used for trace after trace.
    */
   private static final class Attributes {
     private static final Map<String, byte[]> ENCODED_KEYS = new ConcurrentHashMap<>();
