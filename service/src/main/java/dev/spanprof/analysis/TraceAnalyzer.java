@@ -11,9 +11,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.BitSet;
 import java.util.Comparator;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 
 /**
  * Computes a {@link TraceProfile} from a trace's spans, exactly as semantics.md §1–3 define it.
@@ -111,10 +109,10 @@ public final class TraceAnalyzer {
 
     // Resource timeline results.
     private long[] busy;
+    /** Per span, how long it was its resource's chosen span. */
+    private long[] chosenNs;
     private long[] stateResourceNs;
     private long[] operationResourceNs;
-    /** Time by (service, pool, state), keyed by their ids mixed into one number. */
-    private final Map<Long, long[]> servicePoolState = new HashMap<>();
     private final Segments segments;
     /** Each span's interval clipped to its parent's walked part, set when the parent is walked. */
     private long[] clippedFrom;
@@ -345,8 +343,7 @@ public final class TraceAnalyzer {
     private void sweepResources() {
       int resourceCount = resources.size();
       busy = arrays.longs(resourceCount);
-      stateResourceNs = arrays.longs(states.size());
-      operationResourceNs = arrays.longs(operations.size());
+      chosenNs = arrays.longs(n);
       int[] resourceParent = resourceParents();
       int[] activeDescendants = arrays.ints(n);
 
@@ -409,6 +406,12 @@ public final class TraceAnalyzer {
           previous = t;
         }
       }
+      stateResourceNs = arrays.longs(states.size());
+      operationResourceNs = arrays.longs(operations.size());
+      for (int i = 0; i < n; i++) {
+        stateResourceNs[state[i]] += chosenNs[i];
+        operationResourceNs[operation[i]] += chosenNs[i];
+      }
     }
 
     private boolean onTimeline(int i) {
@@ -434,14 +437,12 @@ public final class TraceAnalyzer {
       return resourceParent;
     }
 
+    // The sums by state, operation and (service, pool, state) are taken from chosenNs after the
+    // sweep: an elementary segment costs two additions, not a lookup per sum.
     private void record(int r, long from, long to, int chosen) {
       long length = to - from;
       busy[r] += length;
-      stateResourceNs[state[chosen]] += length;
-      operationResourceNs[operation[chosen]] += length;
-      long key = ((long) service[chosen] * pools.size() + pool[chosen]) * states.size()
-          + state[chosen];
-      servicePoolState.computeIfAbsent(key, unused -> new long[1])[0] += length;
+      chosenNs[chosen] += length;
       segments.add(from, to, chosen);
     }
 
@@ -811,17 +812,30 @@ public final class TraceAnalyzer {
       return result;
     }
 
+    /** The chosen spans' time summed by (service, pool, state), in the order of those ids. */
     private List<ServicePoolStateTime> servicePoolStateTimes() {
-      List<ServicePoolStateTime> result = new ArrayList<>();
       int poolCount = pools.size();
       int stateCount = states.size();
-      servicePoolState.forEach((key, time) -> {
-        int stateIndex = (int) (key % stateCount);
-        int poolIndex = (int) (key / stateCount % poolCount);
-        int serviceIndex = (int) (key / stateCount / poolCount);
-        result.add(new ServicePoolStateTime(services.name(serviceIndex), pools.name(poolIndex),
-            states.name(stateIndex), time[0]));
-      });
+      long[] key = arrays.longs(n);
+      int[] chosenSpans = arrays.ints(n);
+      int count = 0;
+      for (int i = 0; i < n; i++) {
+        if (chosenNs[i] > 0) {
+          key[i] = ((long) service[i] * poolCount + pool[i]) * stateCount + state[i];
+          chosenSpans[count++] = i;
+        }
+      }
+      IndexSort.byKey(chosenSpans, count, key);
+      List<ServicePoolStateTime> result = new ArrayList<>();
+      for (int from = 0, to; from < count; from = to) {
+        int first = chosenSpans[from];
+        long time = 0;
+        for (to = from; to < count && key[chosenSpans[to]] == key[first]; to++) {
+          time += chosenNs[chosenSpans[to]];
+        }
+        result.add(new ServicePoolStateTime(services.name(service[first]), pools.name(pool[first]),
+            states.name(state[first]), time));
+      }
       return result;
     }
   }

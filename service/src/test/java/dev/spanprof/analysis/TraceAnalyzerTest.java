@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.entry;
 
 import dev.spanprof.analysis.TraceProfile.OperationTime;
 import dev.spanprof.analysis.TraceProfile.ResourceBusy;
+import dev.spanprof.analysis.TraceProfile.ServicePoolStateTime;
 import dev.spanprof.analysis.TraceProfile.StateTime;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -69,6 +70,10 @@ class TraceAnalyzerTest {
     assertThat(profile.operations()).containsExactly(
         new OperationTime("svc", "db", 3), new OperationTime("svc", "root", 13),
         new OperationTime("svc", "run", 10));
+    // Summed over the spans chosen in each (service, pool, state): root's 13 and run's 10.
+    assertThat(profile.resourceTimeByServicePoolState()).containsExactly(
+        new ServicePoolStateTime("svc", "svc/i1", "running", 13 + 10),
+        new ServicePoolStateTime("svc", "svc/i1", "wait.db", 3));
   }
 
   /**
