@@ -38,25 +38,53 @@ class IntervalsTest {
     assertThat(indices).containsExactly(3, 1, 4, 0, 2);
   }
 
-  /** Short inputs take the insertion sort, long ones the merge sort: both stable, both right. */
+  /**
+   * Timestamps (keys within a small range) take the packed sort; keys whose range overflows a
+   * long take the index sort, short inputs by insertion, long ones by merging. All stable, all
+   * right.
+   */
   @Test
   void indexSort_matchesAStableReferenceSortAtEveryLength_bothWays() {
     Random random = new Random(7);
-    for (int length = 0; length <= 100; length++) {
-      long[] keys = random.longs(length, 0, 10).toArray();
-      int[] ascending = IntStream.range(0, length).toArray();
-      int[] descending = IntStream.range(0, length).toArray();
-      int[] expectedAscending = IntStream.range(0, length).boxed()
-          .sorted(Comparator.comparingLong(i -> keys[i])).mapToInt(Integer::intValue).toArray();
-      int[] expectedDescending = IntStream.range(0, length).boxed()
-          .sorted(Comparator.comparingLong(i -> -keys[i])).mapToInt(Integer::intValue).toArray();
-
-      IndexSort.byKey(ascending, length, keys);
-      IndexSort.byKeyDescending(descending, 0, length, keys);
-
-      assertThat(ascending).as("ascending, length %d", length).containsExactly(expectedAscending);
-      assertThat(descending).as("descending, length %d", length).containsExactly(expectedDescending);
+    for (boolean wide : new boolean[] {false, true}) {
+      for (int length = 0; length <= 100; length++) {
+        assertSortsLikeReference(keys(random, length, wide), "wide " + wide + ", length " + length);
+      }
     }
+  }
+
+  /** Past the packed sort's length the index sort takes over, with the same order. */
+  @Test
+  void indexSort_longInputOfTimestamps_matchesAStableReferenceSort() {
+    assertSortsLikeReference(keys(new Random(13), 5000, false), "length 5000");
+  }
+
+  private static void assertSortsLikeReference(long[] keys, String description) {
+    int length = keys.length;
+    int[] ascending = IntStream.range(0, length).toArray();
+    int[] descending = IntStream.range(0, length).toArray();
+    Comparator<Integer> byKey = Comparator.comparingLong(i -> keys[i]);
+    int[] expectedAscending = IntStream.range(0, length).boxed()
+        .sorted(byKey).mapToInt(Integer::intValue).toArray();
+    int[] expectedDescending = IntStream.range(0, length).boxed()
+        .sorted(byKey.reversed()).mapToInt(Integer::intValue).toArray();
+
+    IndexSort.byKey(ascending, length, keys);
+    IndexSort.byKeyDescending(descending, 0, length, keys);
+
+    assertThat(ascending).as("ascending, %s", description).containsExactly(expectedAscending);
+    assertThat(descending).as("descending, %s", description).containsExactly(expectedDescending);
+  }
+
+  /**
+   * Keys with ties: timestamps near 1.7e18 ns, or values from both ends of the longs, whose range
+   * does not fit in one (as span ids).
+   */
+  private static long[] keys(Random random, int length, boolean wide) {
+    long[] wideValues = {Long.MIN_VALUE, -1, 0, 1, Long.MAX_VALUE};
+    return wide
+        ? random.ints(length, 0, wideValues.length).mapToLong(i -> wideValues[i]).toArray()
+        : random.longs(length, 0, 10).map(offset -> 1_700_000_000_000_000_000L + offset).toArray();
   }
 
   /**
