@@ -19,7 +19,8 @@ import java.util.Objects;
  */
 public final class Attributes {
 
-  private static final Attributes EMPTY = new Attributes(new String[0], new Object[0], null, null, null, null);
+  private static final Attributes EMPTY =
+      new Attributes(Keys.NONE, new Object[0], null, null, null);
 
   /** Decodes one value from {@code buffer[offset, offset + length)}: null for an empty value. */
   @FunctionalInterface
@@ -27,32 +28,69 @@ public final class Attributes {
     Object decode(byte[] buffer, int offset, int length);
   }
 
-  private final String[] keys;
   /**
-   * One bit per key, chosen by the key's hash: a key whose bit is clear is absent, which most
-   * lookups find out from this one word without looking at a key.
+   * Attribute keys in order, with the word of key bits every lookup tests first. Attributes with
+   * the same keys can share one: the spans of one instrumentation carry the same keys in the same
+   * order, and then neither the array nor the bits are built per span.
    */
-  private final long keyBits;
+  public static final class Keys {
+    private static final Keys NONE = new Keys(new String[0]);
+
+    private final String[] names;
+    /**
+     * One bit per key, chosen by the key's hash: a key whose bit is clear is absent, which most
+     * lookups find out from this one word without looking at a key.
+     */
+    private final long bits;
+
+    private Keys(String[] names) {
+      this.names = names;
+      long bits = 0;
+      for (String name : names) {
+        bits |= keyBit(name.hashCode());
+      }
+      this.bits = bits;
+    }
+
+    /** Keys from an array the caller hands over and must not change afterwards. */
+    public static Keys of(String[] names) {
+      Objects.requireNonNull(names, "names");
+      return names.length == 0 ? NONE : new Keys(names);
+    }
+
+    public int size() {
+      return names.length;
+    }
+
+    /** Whether these are {@code names[0, length)}, the very same strings in the same order. */
+    public boolean sameAs(String[] names, int length) {
+      if (length != this.names.length) {
+        return false;
+      }
+      for (int i = 0; i < length; i++) {
+        if (this.names[i] != names[i]) {
+          return false;
+        }
+      }
+      return true;
+    }
+  }
+
+  private final Keys keys;
   /** The decoded values; null in the encoded form. */
   private final Object[] values;
-  // The encoded form: each value's range in the encoding, and how to decode it.
+  // The encoded form: value i is encoding[valueRanges[2i], + valueRanges[2i + 1]), decoded by
+  // the decoder.
   private final byte[] encoding;
-  private final int[] valueOffsets;
-  private final int[] valueLengths;
+  private final int[] valueRanges;
   private final ValueDecoder decoder;
 
-  private Attributes(String[] keys, Object[] values, byte[] encoding, int[] valueOffsets,
-      int[] valueLengths, ValueDecoder decoder) {
+  private Attributes(Keys keys, Object[] values, byte[] encoding, int[] valueRanges,
+      ValueDecoder decoder) {
     this.keys = keys;
-    long bits = 0;
-    for (String key : keys) {
-      bits |= keyBit(key.hashCode());
-    }
-    this.keyBits = bits;
     this.values = values;
     this.encoding = encoding;
-    this.valueOffsets = valueOffsets;
-    this.valueLengths = valueLengths;
+    this.valueRanges = valueRanges;
     this.decoder = decoder;
   }
 
@@ -72,26 +110,27 @@ public final class Attributes {
       throw new IllegalArgumentException(
           "keys and values differ in length: " + keys.length + " vs " + values.length);
     }
-    return keys.length == 0 ? EMPTY : new Attributes(keys, values, null, null, null, null);
+    return keys.length == 0 ? EMPTY : new Attributes(Keys.of(keys), values, null, null, null);
   }
 
   /**
    * Attributes whose values stay encoded in {@code encoding} until asked for: value {@code i} is
-   * {@code encoding[offsets[i], offsets[i] + lengths[i])}, decoded by {@code decoder}. The caller
-   * hands the arrays over and must not change them afterwards.
+   * {@code encoding[valueRanges[2i], valueRanges[2i] + valueRanges[2i + 1])}, decoded by
+   * {@code decoder}. The caller hands the array over and must not change it afterwards.
    */
-  public static Attributes encoded(String[] keys, byte[] encoding, int[] offsets, int[] lengths,
+  public static Attributes encoded(Keys keys, byte[] encoding, int[] valueRanges,
       ValueDecoder decoder) {
+    Objects.requireNonNull(keys, "keys");
     Objects.requireNonNull(encoding, "encoding");
     Objects.requireNonNull(decoder, "decoder");
-    if (keys.length != offsets.length || keys.length != lengths.length) {
-      throw new IllegalArgumentException("keys, offsets and lengths differ in length: "
-          + keys.length + ", " + offsets.length + ", " + lengths.length);
+    if (valueRanges.length != 2 * keys.size()) {
+      throw new IllegalArgumentException("expected an offset and a length for each of "
+          + keys.size() + " keys, got " + valueRanges.length + " numbers");
     }
-    if (keys.length == 0) {
+    if (keys.size() == 0) {
       return EMPTY;
     }
-    return new Attributes(keys, null, encoding, offsets, lengths, decoder);
+    return new Attributes(keys, null, encoding, valueRanges, decoder);
   }
 
   /** The value under {@code key}, or null when absent. */
@@ -99,11 +138,12 @@ public final class Attributes {
     // Strings cache their hash: comparing it first makes a miss, the usual outcome, one int
     // comparison instead of a call to equals.
     int hash = key.hashCode();
-    if ((keyBits & keyBit(hash)) == 0) {
+    if ((keys.bits & keyBit(hash)) == 0) {
       return null;
     }
-    for (int i = 0; i < keys.length; i++) {
-      String candidate = keys[i];
+    String[] names = keys.names;
+    for (int i = 0; i < names.length; i++) {
+      String candidate = names[i];
       if (candidate == key || candidate.hashCode() == hash && candidate.equals(key)) {
         Object value = value(i);
         if (value != null) {
@@ -123,7 +163,7 @@ public final class Attributes {
     if (values != null) {
       return values[i];
     }
-    return decoder.decode(encoding, valueOffsets[i], valueLengths[i]);
+    return decoder.decode(encoding, valueRanges[2 * i], valueRanges[2 * i + 1]);
   }
 
   /** Every present key and its value, decoded: what equality and text compare. */
@@ -131,13 +171,14 @@ public final class Attributes {
     if (values != null) {
       return this;
     }
-    String[] presentKeys = new String[keys.length];
-    Object[] presentValues = new Object[keys.length];
+    String[] names = keys.names;
+    String[] presentKeys = new String[names.length];
+    Object[] presentValues = new Object[names.length];
     int count = 0;
-    for (int i = 0; i < keys.length; i++) {
+    for (int i = 0; i < names.length; i++) {
       Object value = value(i);
       if (value != null) {
-        presentKeys[count] = keys[i];
+        presentKeys[count] = names[i];
         presentValues[count++] = value;
       }
     }
@@ -151,25 +192,25 @@ public final class Attributes {
     }
     Attributes a = decoded();
     Attributes b = that.decoded();
-    return Arrays.equals(a.keys, b.keys) && Arrays.deepEquals(a.values, b.values);
+    return Arrays.equals(a.keys.names, b.keys.names) && Arrays.deepEquals(a.values, b.values);
   }
 
   @Override
   public int hashCode() {
     Attributes a = decoded();
-    return 31 * Arrays.hashCode(a.keys) + Arrays.deepHashCode(a.values);
+    return 31 * Arrays.hashCode(a.keys.names) + Arrays.deepHashCode(a.values);
   }
 
   @Override
   public String toString() {
     Attributes a = decoded();
     StringBuilder text = new StringBuilder("{");
-    for (int i = 0; i < a.keys.length; i++) {
+    for (int i = 0; i < a.keys.names.length; i++) {
       if (i > 0) {
         text.append(", ");
       }
       Object value = a.values[i];
-      text.append(a.keys[i]).append('=')
+      text.append(a.keys.names[i]).append('=')
           .append(value instanceof byte[] bytes ? Arrays.toString(bytes) : value);
     }
     return text.append('}').toString();

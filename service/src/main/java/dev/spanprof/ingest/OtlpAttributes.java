@@ -70,7 +70,7 @@ final class OtlpAttributes implements SpanRecord.AttributeDecoder {
   public Attributes decode(byte[] buffer, int offset, int length) {
     try {
       EncodedEntries entries = encodedEntries.get();
-      entries.size = 0;
+      entries.clear();
       WireReader in = new WireReader(buffer, offset, length);
       while (in.hasMore()) {
         int tag = in.readTag();
@@ -250,32 +250,57 @@ final class OtlpAttributes implements SpanRecord.AttributeDecoder {
 
   /** Keys and where their values are encoded, in growing arrays. */
   private static final class EncodedEntries {
+    /** Recent key lists, a slot per hash; enough for the instrumentations of a fleet's spans. */
+    private static final int RECENT_KEYS = 64;
+
     /** Where this thread's keys are interned. */
     private final StringInterner.ThreadCache keys;
     private String[] entryKeys = new String[16];
-    private int[] offsets = new int[16];
-    private int[] lengths = new int[16];
+    /** Per entry, its value's offset and length. */
+    private int[] valueRanges = new int[32];
     private int size;
+    private int keysHash;
+    /**
+     * The keys of recent spans: a span with the same keys as one before shares that span's
+     * {@link Attributes.Keys} (the interned keys compare by identity).
+     */
+    private final Attributes.Keys[] recentKeys = new Attributes.Keys[RECENT_KEYS];
 
     EncodedEntries(StringInterner.ThreadCache keys) {
       this.keys = keys;
     }
 
+    void clear() {
+      size = 0;
+      keysHash = 0;
+    }
+
     void add(String key, int offset, int length) {
       if (size == entryKeys.length) {
         entryKeys = Arrays.copyOf(entryKeys, size * 2);
-        offsets = Arrays.copyOf(offsets, size * 2);
-        lengths = Arrays.copyOf(lengths, size * 2);
+        valueRanges = Arrays.copyOf(valueRanges, size * 4);
       }
       entryKeys[size] = key;
-      offsets[size] = offset;
-      lengths[size] = length;
+      valueRanges[2 * size] = offset;
+      valueRanges[2 * size + 1] = length;
+      keysHash = 31 * keysHash + key.hashCode();
       size++;
     }
 
     Attributes attributes(byte[] encoding, Attributes.ValueDecoder decoder) {
-      return Attributes.encoded(Arrays.copyOf(entryKeys, size), encoding,
-          Arrays.copyOf(offsets, size), Arrays.copyOf(lengths, size), decoder);
+      return Attributes.encoded(sharedKeys(), encoding, Arrays.copyOf(valueRanges, 2 * size),
+          decoder);
+    }
+
+    private Attributes.Keys sharedKeys() {
+      int slot = (keysHash ^ keysHash >>> 16) & (RECENT_KEYS - 1);
+      Attributes.Keys recent = recentKeys[slot];
+      if (recent != null && recent.sameAs(entryKeys, size)) {
+        return recent;
+      }
+      Attributes.Keys fresh = Attributes.Keys.of(Arrays.copyOf(entryKeys, size));
+      recentKeys[slot] = fresh;
+      return fresh;
     }
   }
 }

@@ -23,6 +23,7 @@ import io.opentelemetry.proto.trace.v1.Status;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.util.HexFormat;
+import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -98,6 +99,44 @@ class OtlpTraceMapperTest {
         .hasSameHashCodeAs(Attributes.wrap(new String[] {"db.system", "thread.id", "thread.id"},
             new Object[] {"postgresql", 7L, 8L}))
         .hasToString("{db.system=postgresql, thread.id=7, thread.id=8}");
+  }
+
+  /**
+   * Spans with the same keys share the keys' array and bits; each still finds its own values,
+   * as do spans with the same keys in another order, with fewer of them, or after more key
+   * lists than the decoder remembers have come between.
+   */
+  @Test
+  void attributes_spansWithTheSameKeys_eachKeepTheirOwnValues() {
+    List<Span> spans = new ArrayList<>();
+    List<Attributes> expected = new ArrayList<>();
+    for (int i = 0; i < 300; i++) {
+      String[] keys = switch (i % 4) {
+        case 0 -> new String[] {"thread.id", "db.system"};
+        case 1 -> new String[] {"db.system", "thread.id"};
+        case 2 -> new String[] {"thread.id"};
+        default -> new String[] {"key." + i, "thread.id"};
+      };
+      Object[] values = new Object[keys.length];
+      Span.Builder span = validSpan();
+      for (int k = 0; k < keys.length; k++) {
+        values[k] = keys[k].equals("thread.id") ? (Object) (long) i : "value " + i;
+        span.addAttributes(keyValue(keys[k], values[k] instanceof Long number
+            ? AnyValue.newBuilder().setIntValue(number)
+            : AnyValue.newBuilder().setStringValue((String) values[k])));
+      }
+      spans.add(span.build());
+      expected.add(Attributes.wrap(keys, values));
+    }
+
+    List<SpanRecord> mapped = mapper.map(request(spans.toArray(Span[]::new))).spans();
+
+    assertThat(mapped).hasSize(300);
+    for (int i = 0; i < 300; i++) {
+      Attributes attributes = mapped.get(i).attributes();
+      assertThat(attributes).as("span %d", i).isEqualTo(expected.get(i));
+      assertThat(attributes.get("thread.id")).as("span %d", i).isEqualTo((long) i);
+    }
   }
 
   @Test
