@@ -342,7 +342,6 @@ public final class TraceAnalyzer {
      */
     private void sweepResources() {
       int resourceCount = resources.size();
-      busy = arrays.longs(resourceCount);
       chosenNs = arrays.longs(n);
       int[] resourceParent = resourceParents();
       int[] activeDescendants = arrays.ints(n);
@@ -375,7 +374,9 @@ public final class TraceAnalyzer {
           long t = nextStart < size ? Math.min(start[starts[nextStart]], end[ends[nextEnd]])
               : end[ends[nextEnd]];
           if (!leaves.isEmpty() && t > previous) {
-            record(r, previous, t, leaves.first());
+            int chosen = leaves.first();
+            chosenNs[chosen] += t - previous;
+            segments.add(previous, t, chosen);
           }
           // Half-open intervals: what ends at t is gone before what starts at t begins.
           while (nextEnd < size && end[ends[nextEnd]] == t) {
@@ -406,9 +407,13 @@ public final class TraceAnalyzer {
           previous = t;
         }
       }
+      // The sums by resource, state, operation and (service, pool, state) are taken from each
+      // span's chosen time afterwards: an elementary segment costs one addition, not one per sum.
+      busy = arrays.longs(resourceCount);
       stateResourceNs = arrays.longs(states.size());
       operationResourceNs = arrays.longs(operations.size());
       for (int i = 0; i < n; i++) {
+        busy[resource[i]] += chosenNs[i];
         stateResourceNs[state[i]] += chosenNs[i];
         operationResourceNs[operation[i]] += chosenNs[i];
       }
@@ -435,15 +440,6 @@ public final class TraceAnalyzer {
         }
       }
       return resourceParent;
-    }
-
-    // The sums by state, operation and (service, pool, state) are taken from chosenNs after the
-    // sweep: an elementary segment costs two additions, not a lookup per sum.
-    private void record(int r, long from, long to, int chosen) {
-      long length = to - from;
-      busy[r] += length;
-      chosenNs[chosen] += length;
-      segments.add(from, to, chosen);
     }
 
     /** Orders leaves best first; the position breaks the last tie so the order is total. */
