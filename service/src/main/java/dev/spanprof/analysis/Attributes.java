@@ -42,6 +42,11 @@ public final class Attributes {
      * lookups find out from this one word without looking at a key.
      */
     private final long bits;
+    /**
+     * Where the last {@link KeyLookup} asked for found its keys: the service has one mapping, so
+     * one is remembered. Racing threads only compute the same positions twice.
+     */
+    private KnownPositions knownPositions;
 
     private Keys(String[] names) {
       this.names = names;
@@ -74,6 +79,17 @@ public final class Attributes {
       }
       return true;
     }
+
+    int[] positionsOf(KeyLookup lookup) {
+      KnownPositions known = knownPositions;
+      if (known == null || known.lookup() != lookup) {
+        known = new KnownPositions(lookup, lookup.positionsIn(names));
+        knownPositions = known;
+      }
+      return known.positions();
+    }
+
+    private record KnownPositions(KeyLookup lookup, int[] positions) {}
   }
 
   private final Keys keys;
@@ -152,6 +168,20 @@ public final class Attributes {
       }
     }
     return null;
+  }
+
+  /**
+   * Where each of {@code lookup}'s keys is among these attributes: a position for {@link
+   * #valueAt}, {@link KeyLookup#ABSENT} or {@link KeyLookup#REPEATED}. Found once per shared key
+   * list, so reading a span's mapped attributes costs no search.
+   */
+  int[] positionsOf(KeyLookup lookup) {
+    return keys.positionsOf(lookup);
+  }
+
+  /** The value at {@code position}, as {@link #get} would give it; null for an empty value. */
+  Object valueAt(int position) {
+    return value(position);
   }
 
   private static long keyBit(int hash) {

@@ -2,9 +2,11 @@ package dev.spanprof.analysis;
 
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
@@ -27,6 +29,18 @@ public final class SpanMapping {
   private final List<StateRule> rules;
   private final String defaultState;
   private final StateTable states;
+  /**
+   * Every key the mapping reads, each once: a span's key list is resolved against it once per
+   * shared key list, and a resource's values once per resource.
+   */
+  private final KeyLookup lookup;
+  private final int[] resourceKeyIndexes;
+  private final int[] poolKeyIndexes;
+  /** Per rule, its attributes' indexes in {@link #lookup}. */
+  private final int[][] ruleKeyIndexes;
+  private final int categoryKey;
+  private final int coresKey;
+  private final int capacityKey;
 
   public SpanMapping(
       List<String> resourceKeys,
@@ -39,6 +53,23 @@ public final class SpanMapping {
     this.rules = List.copyOf(rules);
     this.defaultState = Objects.requireNonNull(defaultState, "defaultState");
     this.states = Objects.requireNonNull(states, "states");
+    Set<String> keys = new LinkedHashSet<>();
+    keys.addAll(this.resourceKeys);
+    keys.addAll(this.poolKeys);
+    this.rules.forEach(rule -> keys.addAll(rule.attributes()));
+    keys.addAll(List.of(CATEGORY_ATTRIBUTE, CORES_ATTRIBUTE, CAPACITY_ATTRIBUTE));
+    this.lookup = new KeyLookup(List.copyOf(keys));
+    this.resourceKeyIndexes = indexes(this.resourceKeys);
+    this.poolKeyIndexes = indexes(this.poolKeys);
+    this.ruleKeyIndexes = this.rules.stream().map(rule -> indexes(rule.attributes()))
+        .toArray(int[][]::new);
+    this.categoryKey = lookup.indexOf(CATEGORY_ATTRIBUTE);
+    this.coresKey = lookup.indexOf(CORES_ATTRIBUTE);
+    this.capacityKey = lookup.indexOf(CAPACITY_ATTRIBUTE);
+  }
+
+  private int[] indexes(List<String> keys) {
+    return keys.stream().mapToInt(lookup::indexOf).toArray();
   }
 
   /** The defaults of semantics.md §1. */
@@ -46,6 +77,9 @@ public final class SpanMapping {
     return new SpanMapping(DEFAULT_RESOURCE_KEYS, DEFAULT_POOL_KEYS, StateRule.defaults(),
         DEFAULT_STATE, StateTable.of(StateTable.defaults()));
   }
+
+  // The single-span derivations below say what each figure is, key by key; a Mapper gives the
+  // same for an analysis's spans without searching each span's keys.
 
   /** The values of the present resource keys joined with '/'; "" when none is present. */
   public String resourceId(SpanRecord span) {
@@ -58,8 +92,12 @@ public final class SpanMapping {
 
   /** The first matching rule's state, else the default state. */
   public String state(SpanRecord span) {
+    return state(span, key -> span.attribute(lookup.name(key)));
+  }
+
+  private String state(SpanRecord span, SpanValues values) {
     for (int i = 0; i < rules.size(); i++) {
-      String state = rules.get(i).match(span);
+      String state = rules.get(i).match(span, ruleKeyIndexes[i], values);
       if (state != null) {
         return state;
       }
@@ -73,71 +111,139 @@ public final class SpanMapping {
 
   /** {@code spanprof.category} if present, else the state's category. */
   public String category(SpanRecord span, StateDefinition state) {
-    Object category = span.attribute(CATEGORY_ATTRIBUTE);
+    return category(span.attribute(CATEGORY_ATTRIBUTE), state);
+  }
+
+  private static String category(Object category, StateDefinition state) {
     return category != null ? text(category) : state.category();
   }
 
   /** {@code spanprof.cores}, default 1; NaN when present but not a number. */
   public double cores(SpanRecord span) {
-    Object cores = span.attribute(CORES_ATTRIBUTE);
+    return cores(span.attribute(CORES_ATTRIBUTE));
+  }
+
+  private static double cores(Object cores) {
     return cores == null ? 1 : number(cores);
   }
 
   /** {@code spanprof.pool.capacity}; NaN when absent or not a number (not an allocation span). */
   public double capacity(SpanRecord span) {
-    Object capacity = span.attribute(CAPACITY_ATTRIBUTE);
+    return capacity(span.attribute(CAPACITY_ATTRIBUTE));
+  }
+
+  private static double capacity(Object capacity) {
     return capacity == null ? Double.NaN : number(capacity);
   }
 
+  /** A span's values of the mapping's keys, by their index in the mapping's {@link KeyLookup}. */
+  @FunctionalInterface
+  interface SpanValues {
+    /** The span's own value, else its resource's; null when neither has one. */
+    Object value(int key);
+  }
+
   /**
-   * Resource and pool ids for the spans of one analysis, building each distinct id once: a span's
-   * id depends on its resource and on the few keys it names itself (often none, or a {@code
-   * thread.id}). So the ids are remembered on the resource, which the spans of one request share:
-   * the one of spans naming no key themselves, and a bounded number of those of spans that do, by
-   * their values. A trace's spans come in blocks per resource, so the resource's ids are looked up
-   * once per block. Not thread-safe (the remembered ids are).
+   * The mapping of one analysis's spans, equal to the single-span derivations above, without a
+   * search per key: a span's keys are found where its shared key list remembers them
+   * ({@link Attributes#positionsOf}), and its resource's values and ids are remembered on the
+   * resource, which the spans of one request share. A trace's spans come in blocks per
+   * resource, so the resource's are looked up once per block. Each method asks about one span;
+   * asking about the same span again finds it in place. Not thread-safe (what the resources
+   * remember is).
    */
-  public final class Ids {
+  final class Mapper implements SpanValues {
+    private SpanRecord span;
+    private Attributes own;
+    private int[] ownPositions;
     private SpanResource resource;
-    private ResourceIds ids;
+    private ResourceMapping resourceMapping;
 
-    private Ids() {}
+    private Mapper() {}
 
-    /** Equal to {@link SpanMapping#resourceId(SpanRecord)}. */
-    public String resourceId(SpanRecord span) {
-      return idsOf(span.resource()).resourceIds().id(span);
+    double capacity(SpanRecord span) {
+      at(span);
+      return SpanMapping.capacity(value(capacityKey));
     }
 
-    /** Equal to {@link SpanMapping#poolId(SpanRecord)}. */
-    public String poolId(SpanRecord span) {
-      return idsOf(span.resource()).poolIds().id(span);
+    double cores(SpanRecord span) {
+      at(span);
+      return SpanMapping.cores(value(coresKey));
     }
 
-    private ResourceIds idsOf(SpanResource next) {
-      if (next != resource) {
-        resource = next;
-        ids = resourceIds(next);
+    String resourceId(SpanRecord span) {
+      at(span);
+      return resourceMapping.resourceIds().id(span, this);
+    }
+
+    String poolId(SpanRecord span) {
+      at(span);
+      return resourceMapping.poolIds().id(span, this);
+    }
+
+    String state(SpanRecord span) {
+      at(span);
+      return SpanMapping.this.state(span, this);
+    }
+
+    String category(SpanRecord span, StateDefinition state) {
+      at(span);
+      return SpanMapping.category(value(categoryKey), state);
+    }
+
+    private void at(SpanRecord next) {
+      if (next == span) {
+        return;
       }
-      return ids;
+      span = next;
+      own = next.attributes();
+      ownPositions = own.positionsOf(lookup);
+      if (next.resource() != resource) {
+        resource = next.resource();
+        resourceMapping = resourceMapping(resource);
+      }
+    }
+
+    /** The current span's own value of {@code key}, or null. */
+    Object own(int key) {
+      int position = ownPositions[key];
+      if (position >= 0) {
+        return own.valueAt(position);
+      }
+      return position == KeyLookup.ABSENT ? null : own.get(lookup.name(key));
+    }
+
+    @Override
+    public Object value(int key) {
+      Object value = own(key);
+      return value != null ? value : resourceMapping.values()[key];
     }
   }
 
-  /** A fresh {@link Ids} for one analysis. */
-  public Ids ids() {
-    return new Ids();
+  /** A fresh {@link Mapper} for one analysis. */
+  Mapper mapper() {
+    return new Mapper();
   }
 
-  /** The ids a resource's spans have under this mapping, remembered on the resource. */
-  record ResourceIds(SpanMapping mapping, IdCache resourceIds, IdCache poolIds) {}
+  /**
+   * What a resource's attributes give under this mapping, remembered on the resource: its value
+   * of every key, and the ids of its spans.
+   */
+  record ResourceMapping(SpanMapping mapping, Object[] values, IdCache resourceIds, IdCache poolIds) {}
 
-  private ResourceIds resourceIds(SpanResource resource) {
-    ResourceIds ids = resource.mappedIds();
-    if (ids == null || ids.mapping() != this) {
-      ids = new ResourceIds(this, new IdCache(resourceKeys, resource.attributes()),
-          new IdCache(poolKeys, resource.attributes()));
-      resource.mappedIds(ids);
+  private ResourceMapping resourceMapping(SpanResource resource) {
+    ResourceMapping known = resource.mapping();
+    if (known == null || known.mapping() != this) {
+      Object[] values = new Object[lookup.size()];
+      for (int key = 0; key < values.length; key++) {
+        values[key] = resource.attributes().get(lookup.name(key));
+      }
+      known = new ResourceMapping(this, values,
+          new IdCache(resourceKeys, resourceKeyIndexes, resource.attributes()),
+          new IdCache(poolKeys, poolKeyIndexes, resource.attributes()));
+      resource.mapping(known);
     }
-    return ids;
+    return known;
   }
 
   /** The ids under one list of keys for the spans of one resource; safe for concurrent use. */
@@ -150,6 +256,8 @@ public final class SpanMapping {
     private static final int MAX_REMEMBERED = 64;
 
     private final List<String> keys;
+    /** The keys' indexes in the mapping's {@link KeyLookup}. */
+    private final int[] keyIndexes;
     /** The id of a span that names none of the keys itself. */
     private final String resourceOnlyId;
     /**
@@ -159,8 +267,9 @@ public final class SpanMapping {
     private final List<Map<Object, String>> idsBySingleValue;
     private final Map<OwnValues, String> idsByOwnValues = new ConcurrentHashMap<>();
 
-    IdCache(List<String> keys, Attributes resourceAttributes) {
+    IdCache(List<String> keys, int[] keyIndexes, Attributes resourceAttributes) {
       this.keys = keys;
+      this.keyIndexes = keyIndexes;
       this.resourceOnlyId = join(Attributes.empty(), resourceAttributes, keys);
       List<Map<Object, String>> maps = new ArrayList<>(keys.size());
       for (int i = 0; i < keys.size(); i++) {
@@ -169,13 +278,13 @@ public final class SpanMapping {
       this.idsBySingleValue = maps;
     }
 
-    String id(SpanRecord span) {
-      Attributes attributes = span.attributes();
+    /** The id of {@code span}, the mapper's current span. */
+    String id(SpanRecord span, Mapper mapper) {
       int singlePosition = -1;
       Object singleValue = null;
       Object[] values = null;
-      for (int i = 0; i < keys.size(); i++) {
-        Object value = attributes.get(keys.get(i));
+      for (int i = 0; i < keyIndexes.length; i++) {
+        Object value = mapper.own(keyIndexes[i]);
         if (value == null) {
           continue;
         }
@@ -184,7 +293,7 @@ public final class SpanMapping {
           singleValue = value;
         } else {
           if (values == null) {
-            values = new Object[keys.size()];
+            values = new Object[keyIndexes.length];
             values[singlePosition] = singleValue;
           }
           values[i] = value;

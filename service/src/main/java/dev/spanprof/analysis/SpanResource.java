@@ -16,11 +16,11 @@ public final class SpanResource {
   private final String schemaUrl;
   private final byte[] encoded;
   /**
-   * The ids a mapping derives from these attributes alone, remembered for the next trace: a
+   * What a mapping derives from these attributes alone, remembered for the next trace: a
    * request's traces share its resource and are analysed one by one. Races only compute the same
    * value twice.
    */
-  private volatile SpanMapping.ResourceIds mappedIds;
+  private volatile SpanMapping.ResourceMapping mapping;
 
   /**
    * @param serviceName the resource's {@code service.name}, or {@code unknown_service} when absent
@@ -53,12 +53,12 @@ public final class SpanResource {
     return encoded;
   }
 
-  SpanMapping.ResourceIds mappedIds() {
-    return mappedIds;
+  SpanMapping.ResourceMapping mapping() {
+    return mapping;
   }
 
-  void mappedIds(SpanMapping.ResourceIds ids) {
-    mappedIds = ids;
+  void mapping(SpanMapping.ResourceMapping known) {
+    mapping = known;
   }
 
   @Override

@@ -38,8 +38,11 @@ public record StateRule(
         new StateRule(List.of(), null, outgoing, null, "wait.net"));
   }
 
-  /** The state this rule gives {@code span}, or null when it does not match. */
-  String match(SpanRecord span) {
+  /**
+   * The state this rule gives {@code span}, or null when it does not match. Attribute {@code i}
+   * of this rule is the mapping's key {@code keys[i]}, whose value {@code values} gives.
+   */
+  String match(SpanRecord span, int[] keys, SpanMapping.SpanValues values) {
     if (!kinds.isEmpty() && !kinds.contains(span.kind())) {
       return null;
     }
@@ -49,9 +52,8 @@ public record StateRule(
     if (attributes.isEmpty()) {
       return state;
     }
-    // Indexed, not for-each: an immutable list's iterator is an allocation per span and rule.
-    for (int i = 0; i < attributes.size(); i++) {
-      Object found = span.attribute(attributes.get(i));
+    for (int key : keys) {
+      Object found = values.value(key);
       if (found != null && (value == null || value.equals(SpanMapping.text(found)))) {
         return state != null ? state : SpanMapping.text(found);
       }

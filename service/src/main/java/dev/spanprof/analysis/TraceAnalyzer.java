@@ -193,26 +193,26 @@ public final class TraceAnalyzer {
     // ---- Phase 1: mapping -------------------------------------------------------------------
 
     private void mapSpans() {
-      SpanMapping.Ids ids = mapping.ids();
+      SpanMapping.Mapper mapper = mapping.mapper();
       for (int i = 0; i < n; i++) {
         SpanRecord s = span[i];
         start[i] = s.startNanos();
         end[i] = s.effectiveEndNanos();
-        double r = mapping.capacity(s);
+        double r = mapper.capacity(s);
         // An allocation span names a positive capacity; anything else is ordinary work.
         allocation[i] = r > 0 && !Double.isInfinite(r);
         capacity[i] = r;
-        double c = mapping.cores(s);
+        double c = mapper.cores(s);
         cores[i] = Double.isNaN(c) || c < 0 ? 1 : c;
-        resource[i] = resources.index(ids.resourceId(s));
-        pool[i] = pools.index(ids.poolId(s));
-        String stateName = mapping.state(s);
+        resource[i] = resources.index(mapper.resourceId(s));
+        pool[i] = pools.index(mapper.poolId(s));
+        String stateName = mapper.state(s);
         int stateIndex = states.index(stateName);
         if (stateIndex == stateDefinitions.size()) {
           stateDefinitions.add(mapping.states().get(stateName));
         }
         state[i] = stateIndex;
-        category[i] = categories.index(mapping.category(s, stateDefinitions.get(stateIndex)));
+        category[i] = categories.index(mapper.category(s, stateDefinitions.get(stateIndex)));
         // The two names, not their concatenation: the hash is the names' cached ones.
         operation[i] = operations.index(new Operation(s.serviceName(), s.name()));
         service[i] = services.index(s.serviceName());
