@@ -44,6 +44,15 @@ public final class TraceAnalyzer {
       Comparator.comparingInt(StateDefinition::priority).reversed()
           .thenComparing(StateDefinition::name);
 
+  // The orders of the profile's rows, built once rather than per analysis.
+  private static final Comparator<PoolUsage> BY_POOL_AND_START =
+      Comparator.comparing(PoolUsage::pool).thenComparingLong(PoolUsage::startNanos);
+  private static final Comparator<StateTime> BY_STATE = Comparator.comparing(StateTime::state);
+  private static final Comparator<ResourceBusy> BY_RESOURCE =
+      Comparator.comparing(ResourceBusy::resource);
+  private static final Comparator<OperationTime> BY_OPERATION =
+      Comparator.comparing(OperationTime::service).thenComparing(OperationTime::name);
+
   /** Each analysing thread's reusable arrays and name tables. */
   private static final ThreadLocal<Scratch> SCRATCH = ThreadLocal.withInitial(Scratch::new);
 
@@ -728,7 +737,7 @@ public final class TraceAnalyzer {
           usages.add(poolUsage(a));
         }
       }
-      usages.sort(Comparator.comparing(PoolUsage::pool).thenComparingLong(PoolUsage::startNanos));
+      usages.sort(BY_POOL_AND_START);
       return usages;
     }
 
@@ -781,7 +790,7 @@ public final class TraceAnalyzer {
               inclusiveExclusive[1][s]));
         }
       }
-      result.sort(Comparator.comparing(StateTime::state));
+      result.sort(BY_STATE);
       return result;
     }
 
@@ -792,7 +801,7 @@ public final class TraceAnalyzer {
           result.add(new ResourceBusy(resources.name(r), busy[r]));
         }
       }
-      result.sort(Comparator.comparing(ResourceBusy::resource));
+      result.sort(BY_RESOURCE);
       return result;
     }
 
@@ -804,7 +813,7 @@ public final class TraceAnalyzer {
           result.add(new OperationTime(key.service(), key.name(), operationResourceNs[o]));
         }
       }
-      result.sort(Comparator.comparing(OperationTime::service).thenComparing(OperationTime::name));
+      result.sort(BY_OPERATION);
       return result;
     }
 
