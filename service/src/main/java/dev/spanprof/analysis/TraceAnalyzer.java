@@ -96,6 +96,7 @@ public final class TraceAnalyzer {
     private final int[] operation;
     private final int[] category;
     private final int[] service;
+    private final Scratch scratch;
     private final ScratchArrays arrays;
     private final Names<String> resources;
     private final Names<String> pools;
@@ -136,6 +137,7 @@ public final class TraceAnalyzer {
       this.n = spans.size();
       this.span = spans.toArray(new SpanRecord[0]);
       scratch.clear();
+      this.scratch = scratch;
       this.arrays = scratch.arrays;
       this.resources = scratch.resources;
       this.pools = scratch.pools;
@@ -223,7 +225,7 @@ public final class TraceAnalyzer {
         state[i] = stateIndex;
         category[i] = categories.index(mapper.category(s, stateDefinitions.get(stateIndex)));
         // The two names, not their concatenation: the hash is the names' cached ones.
-        operation[i] = operations.index(new Operation(s.serviceName(), s.name()));
+        operation[i] = operations.index(scratch.operation(s.serviceName(), s.name()));
         service[i] = services.index(s.serviceName());
       }
     }
@@ -947,6 +949,24 @@ public final class TraceAnalyzer {
     final Names<String> services = new Names<>();
     final List<StateDefinition> stateDefinitions = new ArrayList<>();
     final Segments segments = new Segments();
+    /** Operations of recent spans, by their names' identity; kept from trace to trace. */
+    private final Operation[] recentOperations = new Operation[64];
+
+    /**
+     * The operation of {@code service} and {@code name}: a recent span's when it had the very
+     * same strings (interned at ingest), so that the spans of one operation do not each make one.
+     */
+    Operation operation(String service, String name) {
+      int hash = 31 * service.hashCode() + name.hashCode();
+      int slot = (hash ^ hash >>> 16) & (recentOperations.length - 1);
+      Operation recent = recentOperations[slot];
+      if (recent != null && recent.service() == service && recent.name() == name) {
+        return recent;
+      }
+      Operation operation = new Operation(service, name);
+      recentOperations[slot] = operation;
+      return operation;
+    }
 
     void clear() {
       arrays.reset();
