@@ -48,6 +48,8 @@ public final class DistributionService implements ProfileConsumer {
       .map(kind -> "SPAN_KIND_" + kind.name()).toArray(String[]::new);
   private static final String[] STATUS_LABELS = Arrays.stream(SpanStatus.values())
       .map(status -> "STATUS_CODE_" + status.name()).toArray(String[]::new);
+  /** Each recording thread's key for looking a span's series up (see SpanSeriesKey). */
+  private static final ThreadLocal<SpanSeriesKey> PROBE = ThreadLocal.withInitial(SpanSeriesKey::new);
 
   private final DistributionRegistry registry;
   private final TimeSource time;
@@ -136,12 +138,61 @@ public final class DistributionService implements ProfileConsumer {
   }
 
   /**
-   * What a span's series are keyed by. The span's strings are interned at ingest and cache their
-   * hashes (and {@code String.equals} checks identity first), so building, hashing and comparing
-   * one is cheap next to the three series keys it stands for.
+   * What a span's series are keyed by. Looked up twice per span (recording, then the enricher's
+   * percentile), so a lookup fills its thread's probe rather than allocating a key; only a key
+   * that is remembered is copied. The span's strings are interned at ingest and cache their
+   * hashes, so hashing and comparing one is cheap next to the three series keys it stands for.
    */
-  private record SpanSeriesKey(
-      String service, String name, SpanKind kind, SpanStatus status, List<String> dimensionValues) {}
+  private static final class SpanSeriesKey {
+    private String service;
+    private String name;
+    private SpanKind kind;
+    private SpanStatus status;
+    private List<String> dimensionValues;
+    private int hash;
+
+    SpanSeriesKey fill(SpanRecord span, List<String> dimensionValues) {
+      this.service = span.serviceName();
+      this.name = span.name();
+      this.kind = span.kind();
+      this.status = span.status();
+      this.dimensionValues = dimensionValues;
+      this.hash = ((31 * service.hashCode() + name.hashCode()) * 31 + kind.ordinal()) * 31
+          + status.ordinal() + 31 * dimensionValues.hashCode();
+      return this;
+    }
+
+    SpanSeriesKey copy() {
+      SpanSeriesKey copy = new SpanSeriesKey();
+      copy.service = service;
+      copy.name = name;
+      copy.kind = kind;
+      copy.status = status;
+      copy.dimensionValues = dimensionValues;
+      copy.hash = hash;
+      return copy;
+    }
+
+    List<String> dimensionValues() {
+      return dimensionValues;
+    }
+
+    @Override
+    public boolean equals(Object other) {
+      return other instanceof SpanSeriesKey that
+          && hash == that.hash
+          && kind == that.kind
+          && status == that.status
+          && service.equals(that.service)
+          && name.equals(that.name)
+          && dimensionValues.equals(that.dimensionValues);
+    }
+
+    @Override
+    public int hashCode() {
+      return hash;
+    }
+  }
 
   /** The three series a span records into. */
   private record SpanSeries(Distribution duration, Distribution selfTime, Distribution criticalPath) {
@@ -150,9 +201,9 @@ public final class DistributionService implements ProfileConsumer {
     }
   }
 
+  /** The thread's probe, filled for {@code span}: valid until the thread's next lookup. */
   private SpanSeriesKey spanSeriesKey(SpanRecord span) {
-    return new SpanSeriesKey(span.serviceName(), span.name(), span.kind(), span.status(),
-        dimensionValues(span));
+    return PROBE.get().fill(span, dimensionValues(span));
   }
 
   /** The series remembered for {@code key}, or null when none are or they were retired. */
@@ -186,7 +237,7 @@ public final class DistributionService implements ProfileConsumer {
       if (spanSeries.size() >= maxSeries) {
         spanSeries.clear();
       }
-      spanSeries.put(key, series);
+      spanSeries.put(key.copy(), series);
     }
     return series;
   }

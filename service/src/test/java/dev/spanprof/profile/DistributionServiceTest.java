@@ -2,11 +2,13 @@ package dev.spanprof.profile;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.spanprof.analysis.Distribution;
 import dev.spanprof.analysis.DistributionRegistry;
 import dev.spanprof.analysis.DistributionRegistry.Kind;
 import dev.spanprof.analysis.DistributionRegistry.SeriesKey;
 import dev.spanprof.analysis.SpanMapping;
 import dev.spanprof.analysis.SpanRecord;
+import dev.spanprof.analysis.TestSpans;
 import dev.spanprof.analysis.TraceAnalyzer;
 import dev.spanprof.analysis.TraceProfile;
 import dev.spanprof.assembly.CompletedTrace;
@@ -18,6 +20,7 @@ import dev.spanprof.golden.GoldenCases;
 import dev.spanprof.ingest.OtlpTestSpans;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.stream.Collectors;
@@ -89,6 +92,46 @@ class DistributionServiceTest {
     service.registry().get(dbDuration).flush();
     SpanRecord db = FANOUT.stream().filter(span -> span.name().equals("db")).findFirst().orElseThrow();
     assertThat(service.durationPercentile(db, db.durationNanos())).isEqualTo(100);
+  }
+
+  /**
+   * Many operations recorded in turn: each span's lookups (recording, then the percentile) find
+   * its own operation's series, even where two operations' keys hash alike.
+   */
+  @Test
+  void spanSeries_ofManyOperations_eachFindsItsOwn() {
+    service = new DistributionService(new HistogramConfiguration(), new MetricsConfiguration(),
+        new ManualTimeSource(), Clock.systemUTC());
+    TraceAnalyzer analyzer = new TraceAnalyzer(SpanMapping.defaults());
+    int operations = 40;
+    List<SpanRecord> spans = new ArrayList<>();
+    for (int k = 0; k < operations; k++) {
+      // Operation k's spans all last k + 1 ms. "Aa" and "BB" have the same String hash, so each
+      // pair of operations has keys of the same hash.
+      String name = (k % 2 == 0 ? "Aa-" : "BB-") + k / 2;
+      spans.add(SpanRecord.builder().setTraceId(0, k + 1).setSpanId(1).setName(name)
+          .setStartNanos(0).setEndNanos((k + 1) * 1_000_000L)
+          .setResource(TestSpans.RESOURCE).setScope(TestSpans.SCOPE).build());
+    }
+    for (int round = 0; round < 3; round++) {
+      for (SpanRecord span : spans) {
+        CompletedTrace trace = new CompletedTrace(span.traceId(), List.of(span), Completion.TIMEOUT,
+            false);
+        service.accept(trace, analyzer.analyze(trace.traceId(), trace.spans()));
+      }
+    }
+    service.registry().all().values().forEach(Distribution::flush);
+
+    for (int k = 0; k < operations; k++) {
+      SpanRecord span = spans.get(k);
+      // Another operation's series would rank one of these 100 and the other 0. (1 % above the
+      // value: a histogram bucket's top, what the ranks hold, lies a little above its values.)
+      assertThat(service.durationPercentile(span, (k + 1) * 1_010_000L)).as("op-%d", k)
+          .isEqualTo(100);
+      assertThat(service.durationPercentile(span, k * 1_000_000L + 500_000L)).as("op-%d", k)
+          .isZero();
+    }
+    assertThat(service.registry().size()).isEqualTo(3 * operations + 2 * operations);
   }
 
   /** A label set served by an overflow series is counted as overflowed for every sample. */
