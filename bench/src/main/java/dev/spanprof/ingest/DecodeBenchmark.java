@@ -84,7 +84,11 @@ public class DecodeBenchmark {
     Slab.release(mapped.spans());
   }
 
-  /** The span attributes {@code SpanMapping.defaults()} reads, in the order it reads them. */
+  /**
+   * The span attributes {@code SpanMapping.defaults()} reads, in the order it reads them, looked
+   * up by name. (The analysis now finds them by position, remembered per shared key list; by name
+   * is what a span's first mapping, and any other reader, costs.)
+   */
   private static final String[] MAPPING_KEYS = {
       "spanprof.pool.capacity", "spanprof.cores", "service.name", "service.instance.id",
       "thread.id", "service.name", "service.instance.id", "spanprof.state", "db.system",
