@@ -161,7 +161,7 @@ public final class Attributes {
     for (int i = 0; i < names.length; i++) {
       String candidate = names[i];
       if (candidate == key || candidate.hashCode() == hash && candidate.equals(key)) {
-        Object value = value(i);
+        Object value = valueAt(i);
         if (value != null) {
           return value;
         }
@@ -179,21 +179,17 @@ public final class Attributes {
     return keys.positionsOf(lookup);
   }
 
-  /** The value at {@code position}, as {@link #get} would give it; null for an empty value. */
-  Object valueAt(int position) {
-    return value(position);
-  }
-
   private static long keyBit(int hash) {
     // The hash's high half folded into the six low bits that pick the bit.
     return 1L << ((hash ^ hash >>> 16) & 63);
   }
 
-  private Object value(int i) {
+  /** The value at {@code position}, as {@link #get} would give it; null for an empty value. */
+  Object valueAt(int position) {
     if (values != null) {
-      return values[i];
+      return values[position];
     }
-    return decoder.decode(encoding, valueRanges[2 * i], valueRanges[2 * i + 1]);
+    return decoder.decode(encoding, valueRanges[2 * position], valueRanges[2 * position + 1]);
   }
 
   /** Every present key and its value, decoded: what equality and text compare. */
@@ -206,7 +202,7 @@ public final class Attributes {
     Object[] presentValues = new Object[names.length];
     int count = 0;
     for (int i = 0; i < names.length; i++) {
-      Object value = value(i);
+      Object value = valueAt(i);
       if (value != null) {
         presentKeys[count] = names[i];
         presentValues[count++] = value;
