@@ -7,7 +7,6 @@ import dev.spanprof.analysis.TraceProfile.SpanProfile;
 import dev.spanprof.analysis.TraceProfile.StateTime;
 import dev.spanprof.assembly.CompletedTrace;
 import dev.spanprof.profile.ProfileConsumer;
-import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.DistributionSummary;
 import io.micrometer.core.instrument.MeterRegistry;
 import jakarta.inject.Singleton;
@@ -34,7 +33,7 @@ final class AnalysisMeters implements ProfileConsumer {
   private final MeterRegistry registry;
   private final DistributionSummary traceSpans;
   private final ConcurrentHashMap<Operation, OperationCounters> operations = new ConcurrentHashMap<>();
-  private final ConcurrentHashMap<ServicePoolState, Counter> resourceTime = new ConcurrentHashMap<>();
+  private final ConcurrentHashMap<ServicePoolState, SumCounter> resourceTime = new ConcurrentHashMap<>();
   private final ConcurrentHashMap<String, StateCounters> traceStates = new ConcurrentHashMap<>();
 
   AnalysisMeters(MeterRegistry registry) {
@@ -68,36 +67,37 @@ final class AnalysisMeters implements ProfileConsumer {
       if (counters == null) {
         counters = operations.computeIfAbsent(distinct.get(o), this::operationCounters);
       }
-      counters.spanTime.increment(spanTimeNs[o] / NANOS_PER_SECOND);
-      counters.selfTime.increment(selfTimeNs[o] / NANOS_PER_SECOND);
-      counters.criticalPath.increment(criticalPathNs[o] / NANOS_PER_SECOND);
+      counters.spanTime.add(spanTimeNs[o] / NANOS_PER_SECOND);
+      counters.selfTime.add(selfTimeNs[o] / NANOS_PER_SECOND);
+      counters.criticalPath.add(criticalPathNs[o] / NANOS_PER_SECOND);
     }
     for (TraceProfile.ServicePoolStateTime share : profile.resourceTimeByServicePoolState()) {
       ServicePoolState key = new ServicePoolState(share.service(), share.pool(), share.state());
-      Counter counter = resourceTime.get(key);
+      SumCounter counter = resourceTime.get(key);
       if (counter == null) {
         counter = resourceTime.computeIfAbsent(key, unused -> counter(
             "spanprof.resource.time", "Nested-safe resource time by state",
             "service_name", share.service(), "pool", share.pool(), "state", share.state()));
       }
-      counter.increment(share.resourceNs() / NANOS_PER_SECOND);
+      counter.add(share.resourceNs() / NANOS_PER_SECOND);
     }
     for (StateTime state : profile.states()) {
       StateCounters counters = traceStates.get(state.state());
       if (counters == null) {
         counters = traceStates.computeIfAbsent(state.state(), this::stateCounters);
       }
-      counters.inclusive.increment(state.inclusiveNs() / NANOS_PER_SECOND);
-      counters.exclusive.increment(state.exclusiveNs() / NANOS_PER_SECOND);
+      counters.inclusive.add(state.inclusiveNs() / NANOS_PER_SECOND);
+      counters.exclusive.add(state.exclusiveNs() / NANOS_PER_SECOND);
     }
   }
 
   /** The three per-operation counters, looked up once instead of once each. */
-  private record OperationCounters(Counter spanTime, Counter selfTime, Counter criticalPath) {}
+  private record OperationCounters(
+      SumCounter spanTime, SumCounter selfTime, SumCounter criticalPath) {}
 
   private record ServicePoolState(String service, String pool, String state) {}
 
-  private record StateCounters(Counter inclusive, Counter exclusive) {}
+  private record StateCounters(SumCounter inclusive, SumCounter exclusive) {}
 
   private OperationCounters operationCounters(Operation operation) {
     String[] tags = {"service_name", operation.service(), "span_name", operation.name()};
@@ -113,11 +113,7 @@ final class AnalysisMeters implements ProfileConsumer {
         counter("spanprof.trace.state", "Per-state trace time", "state", state, "mode", "exclusive"));
   }
 
-  private Counter counter(String name, String description, String... tags) {
-    return Counter.builder(name)
-        .description(description)
-        .baseUnit("seconds")
-        .tags(tags)
-        .register(registry);
+  private SumCounter counter(String name, String description, String... tags) {
+    return new SumCounter(registry, name, description, "seconds", tags);
   }
 }
