@@ -44,6 +44,8 @@ public final class CallRanking {
 
   private static final double CONVERGED = 1e-12;
   private static final int MAX_ITERATIONS = 100_000;
+  /** Up to this many distinct operations, a trace's edges are found through a table (2 KB). */
+  private static final int MAX_EDGE_TABLE_OPERATIONS = 16;
 
   private final long bucketNanos;
   private final double epsilon;
@@ -51,6 +53,9 @@ public final class CallRanking {
   private final ArrayDeque<Bucket> buckets = new ArrayDeque<>();
   private final Set<Operation> liveOperations = new HashSet<>();
   private long overflowSpans;
+  /** {@link #add}'s table of the current trace's edges by (caller, callee) position. */
+  private final EdgeStats[] edgeTable =
+      new EdgeStats[MAX_EDGE_TABLE_OPERATIONS * MAX_EDGE_TABLE_OPERATIONS];
 
   public CallRanking(Duration window, double epsilon, int maxOperations) {
     if (window.isNegative() || window.isZero()) {
@@ -80,6 +85,15 @@ public final class CallRanking {
       admitted[o] = admit(distinct.get(o));
       stats[o] = bucket.operations.computeIfAbsent(admitted[o], unused -> new OperationStats());
     }
+    // A trace's edges repeat (a handler calling the same client many times): each distinct one
+    // is looked up once, through a table by (caller, callee) position, when the trace has few
+    // enough operations for the table.
+    int distinctCount = admitted.length;
+    EdgeStats[] traceEdges = null;
+    if (distinctCount <= MAX_EDGE_TABLE_OPERATIONS) {
+      traceEdges = edgeTable;
+      Arrays.fill(traceEdges, 0, distinctCount * distinctCount, null);
+    }
     for (int i = 0; i < spans.size(); i++) {
       SpanProfile result = profile.spans().get(i);
       int o = result.operation();
@@ -89,9 +103,19 @@ public final class CallRanking {
       long duration = spans.get(i).durationNanos();
       stats[o].add(duration, result.selfTimeNs(), result.criticalPathNs());
       if (result.parentIndex() >= 0) {
-        Operation caller = admitted[profile.spans().get(result.parentIndex()).operation()];
-        bucket.edges.computeIfAbsent(new Edge(caller, admitted[o]), unused -> new EdgeStats())
-            .add(duration);
+        int caller = profile.spans().get(result.parentIndex()).operation();
+        EdgeStats edge;
+        if (traceEdges == null) {
+          edge = bucket.edge(admitted[caller], admitted[o]);
+        } else {
+          int slot = caller * distinctCount + o;
+          edge = traceEdges[slot];
+          if (edge == null) {
+            edge = bucket.edge(admitted[caller], admitted[o]);
+            traceEdges[slot] = edge;
+          }
+        }
+        edge.add(duration);
       }
     }
   }
@@ -296,6 +320,10 @@ public final class CallRanking {
 
     Bucket(long id) {
       this.id = id;
+    }
+
+    EdgeStats edge(Operation caller, Operation callee) {
+      return edges.computeIfAbsent(new Edge(caller, callee), unused -> new EdgeStats());
     }
   }
 

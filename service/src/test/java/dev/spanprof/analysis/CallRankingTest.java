@@ -133,6 +133,37 @@ class CallRankingTest {
   }
 
   @Test
+  void edges_eachCallCountedUnderItsOwnCallerAndCallee_inTracesOfFewAndOfManyOperations() {
+    // Three calls of one callee; then another pair of operations at the same positions in their
+    // trace; then a trace of 18 operations, past the table add() finds edges through.
+    TraceBuilder repeated = new TraceBuilder().span("a", null, "0", 0, 100)
+        .span("b#1", "a", "1", 0, 10).span("b#2", "a", "1", 10, 30).span("b#3", "a", "1", 30, 60);
+    TraceBuilder other = new TraceBuilder().span("c", null, "0", 0, 100).span("d", "c", "1", 0, 40);
+    TraceBuilder wide = new TraceBuilder().span("e", null, "0", 0, 1000);
+    for (int i = 0; i < 17; i++) {
+      wide.span("f" + i, "e", "1", i * 10, i * 10 + 5);
+    }
+    wide.span("f0#2", "e", "2", 500, 507);
+
+    RankingSnapshot snapshot = rank(1e-6, repeated, other, wide, repeated).snapshot(0);
+
+    assertThat(snapshot.callees(new Operation("svc", "a"))).singleElement().satisfies(edge -> {
+      assertThat(edge.callee().name()).isEqualTo("b");
+      assertThat(edge.count()).isEqualTo(6);
+      assertThat(edge.calleeDurationMeanNs()).isEqualTo(20);
+      assertThat(edge.calleeDurationMaxNs()).isEqualTo(30);
+    });
+    assertThat(snapshot.callees(new Operation("svc", "c"))).singleElement().satisfies(edge -> {
+      assertThat(edge.callee().name()).isEqualTo("d");
+      assertThat(edge.count()).isEqualTo(1);
+    });
+    assertThat(snapshot.callees(new Operation("svc", "e"))).hasSize(17)
+        .allSatisfy(edge -> assertThat(edge.count()).isEqualTo(edge.callee().name().equals("f0") ? 2 : 1));
+    assertThat(snapshot.callers(new Operation("svc", "f0"))).singleElement().satisfies(edge ->
+        assertThat(edge.calleeDurationMaxNs()).isEqualTo(7));
+  }
+
+  @Test
   void window_oldTracesAgeOutBucketByBucket() {
     CallRanking ranking = new CallRanking(Duration.ofSeconds(100), 1e-6, 5000);
     long second = 1_000_000_000L;
