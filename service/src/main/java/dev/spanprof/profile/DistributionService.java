@@ -48,6 +48,17 @@ public final class DistributionService implements ProfileConsumer {
       .map(kind -> "SPAN_KIND_" + kind.name()).toArray(String[]::new);
   private static final String[] STATUS_LABELS = Arrays.stream(SpanStatus.values())
       .map(status -> "STATUS_CODE_" + status.name()).toArray(String[]::new);
+  private static final int KINDS = SpanKind.values().length;
+  private static final int STATUSES = SpanStatus.values().length;
+  /**
+   * Up to this many operations, a trace's spans find their series through a table by operation,
+   * kind and status (a trace repeats them: 20 spans of one trace often have a handful of keys),
+   * so each key is looked up once per trace.
+   */
+  private static final int MAX_TRACE_TABLE_OPERATIONS = 32;
+  /** Each recording thread's table for {@link #traceSeries} (2.3 KB). */
+  private static final ThreadLocal<SpanSeries[]> TRACE_SERIES = ThreadLocal.withInitial(
+      () -> new SpanSeries[MAX_TRACE_TABLE_OPERATIONS * KINDS * STATUSES]);
   /** Each recording thread's key for looking a span's series up (see SpanSeriesKey). */
   private static final ThreadLocal<SpanSeriesKey> PROBE = ThreadLocal.withInitial(SpanSeriesKey::new);
 
@@ -98,10 +109,24 @@ public final class DistributionService implements ProfileConsumer {
     long now = time.nanoTime();
     long epochMillis = clock.millis();
     List<SpanRecord> spans = trace.spans();
+    SpanSeries[] traceSeries = traceSeries(profile.distinctOperations().size());
     for (int i = 0; i < spans.size(); i++) {
       SpanRecord span = spans.get(i);
       SpanProfile result = profile.spans().get(i);
-      SpanSeries series = spanSeries(span, now);
+      SpanSeries series;
+      if (traceSeries == null) {
+        series = spanSeries(span, now);
+      } else {
+        int slot = (result.operation() * KINDS + span.kind().ordinal()) * STATUSES
+            + span.status().ordinal();
+        series = traceSeries[slot];
+        if (series == null) {
+          series = spanSeries(span, now);
+          if (series.remembered()) {
+            traceSeries[slot] = series;
+          }
+        }
+      }
       series.duration()
           .record(span.durationNanos(), trace.traceId(), span.spanId(), now, epochMillis);
       series.selfTime()
@@ -194,8 +219,28 @@ public final class DistributionService implements ProfileConsumer {
     }
   }
 
-  /** The three series a span records into. */
-  private record SpanSeries(Distribution duration, Distribution selfTime, Distribution criticalPath) {
+  /**
+   * The thread's table of the current trace's span series by operation, kind and status, cleared;
+   * null when spans of one of those may still differ in their series (configured dimensions) or
+   * the trace has too many operations for the table.
+   */
+  private SpanSeries[] traceSeries(int operations) {
+    if (!dimensions.isEmpty() || operations > MAX_TRACE_TABLE_OPERATIONS) {
+      return null;
+    }
+    SpanSeries[] table = TRACE_SERIES.get();
+    Arrays.fill(table, 0, operations * KINDS * STATUSES, null);
+    return table;
+  }
+
+  /**
+   * The three series a span records into.
+   *
+   * @param remembered whether they are its key's own, kept in {@link #spanSeries}; not when one
+   *     is an overflow series, whose every sample must go through the registry to be counted
+   */
+  private record SpanSeries(Distribution duration, Distribution selfTime, Distribution criticalPath,
+      boolean remembered) {
     boolean live() {
       return !duration.retired() && !selfTime.retired() && !criticalPath.retired();
     }
@@ -227,13 +272,13 @@ public final class DistributionService implements ProfileConsumer {
     SeriesKey durationKey = durationKey(span, key.dimensionValues());
     SeriesKey selfTimeKey = operationKey(Kind.SELF_TIME, span, key.dimensionValues());
     SeriesKey criticalPathKey = operationKey(Kind.CRITICAL_PATH, span, key.dimensionValues());
-    SpanSeries series = new SpanSeries(
-        registry.series(durationKey, expectedIntervalNanos(span), now),
-        registry.series(selfTimeKey, 0, now),
-        registry.series(criticalPathKey, 0, now));
-    if (registry.get(durationKey) == series.duration()
-        && registry.get(selfTimeKey) == series.selfTime()
-        && registry.get(criticalPathKey) == series.criticalPath()) {
+    Distribution duration = registry.series(durationKey, expectedIntervalNanos(span), now);
+    Distribution selfTime = registry.series(selfTimeKey, 0, now);
+    Distribution criticalPath = registry.series(criticalPathKey, 0, now);
+    boolean own = registry.get(durationKey) == duration && registry.get(selfTimeKey) == selfTime
+        && registry.get(criticalPathKey) == criticalPath;
+    SpanSeries series = new SpanSeries(duration, selfTime, criticalPath, own);
+    if (own) {
       if (spanSeries.size() >= maxSeries) {
         spanSeries.clear();
       }

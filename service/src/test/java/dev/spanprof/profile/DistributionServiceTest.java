@@ -6,8 +6,10 @@ import dev.spanprof.analysis.Distribution;
 import dev.spanprof.analysis.DistributionRegistry;
 import dev.spanprof.analysis.DistributionRegistry.Kind;
 import dev.spanprof.analysis.DistributionRegistry.SeriesKey;
+import dev.spanprof.analysis.SpanKind;
 import dev.spanprof.analysis.SpanMapping;
 import dev.spanprof.analysis.SpanRecord;
+import dev.spanprof.analysis.SpanStatus;
 import dev.spanprof.analysis.TestSpans;
 import dev.spanprof.analysis.TraceAnalyzer;
 import dev.spanprof.analysis.TraceProfile;
@@ -148,6 +150,65 @@ class DistributionServiceTest {
 
     assertThat(once).isPositive();
     assertThat(overflowSamples(service.registry())).isEqualTo(2 * once);
+  }
+
+  /**
+   * One operation's spans of several kinds and statuses in one trace: each key's samples land in
+   * its own series, and, when the series limit leaves them only overflow series, every sample is
+   * counted as overflowed (the trace's spans look a key's series up once when it is their own).
+   */
+  @Test
+  void repeatedKeysInOneTrace_eachSampleInItsOwnSeriesOrCountedAsOverflowed() {
+    SpanKind[] kinds = {SpanKind.CLIENT, SpanKind.CLIENT, SpanKind.CLIENT, SpanKind.CLIENT,
+        SpanKind.CLIENT, SpanKind.INTERNAL};
+    SpanStatus[] statuses = {SpanStatus.UNSET, SpanStatus.ERROR, SpanStatus.UNSET,
+        SpanStatus.ERROR, SpanStatus.UNSET, SpanStatus.UNSET};
+    List<SpanRecord> spans = new ArrayList<>();
+    spans.add(SpanRecord.builder().setTraceId(0, 1).setSpanId(1).setName("r")
+        .setKind(SpanKind.SERVER).setStartNanos(0).setEndNanos(100_000_000L)
+        .setResource(TestSpans.RESOURCE).setScope(TestSpans.SCOPE).build());
+    for (int i = 0; i < kinds.length; i++) {
+      spans.add(SpanRecord.builder().setTraceId(0, 1).setSpanId(2 + i).setParentSpanId(1)
+          .setName("x").setKind(kinds[i]).setStatus(statuses[i])
+          .setStartNanos(i * 10_000_000L).setEndNanos(i * 10_000_000L + 1_000_000L)
+          .setResource(TestSpans.RESOURCE).setScope(TestSpans.SCOPE).build());
+    }
+    CompletedTrace trace = new CompletedTrace(spans.get(0).traceId(), spans, Completion.TIMEOUT,
+        false);
+    TraceProfile profile = new TraceAnalyzer(SpanMapping.defaults()).analyze(trace.traceId(), spans);
+    service = new DistributionService(new HistogramConfiguration(), new MetricsConfiguration(),
+        new ManualTimeSource(), Clock.systemUTC());
+
+    service.accept(trace, profile);
+    service.accept(trace, profile);
+
+    assertThat(durations(service, "x", "SPAN_KIND_CLIENT", "STATUS_CODE_UNSET")).isEqualTo(6);
+    assertThat(durations(service, "x", "SPAN_KIND_CLIENT", "STATUS_CODE_ERROR")).isEqualTo(4);
+    assertThat(durations(service, "x", "SPAN_KIND_INTERNAL", "STATUS_CODE_UNSET")).isEqualTo(2);
+    assertThat(durations(service, "r", "SPAN_KIND_SERVER", "STATUS_CODE_UNSET")).isEqualTo(2);
+
+    // Room for the root's three series only: each x span's three samples, and the trace's TTX
+    // and TTC, go to overflow series, each counted.
+    MetricsConfiguration three = new MetricsConfiguration();
+    three.setMaxSeries(3);
+    DistributionService limited = new DistributionService(new HistogramConfiguration(), three,
+        new ManualTimeSource(), Clock.systemUTC());
+    try {
+      limited.accept(trace, profile);
+      limited.accept(trace, profile);
+
+      assertThat(overflowSamples(limited.registry())).isEqualTo(2 * (3 * kinds.length + 2));
+    } finally {
+      limited.stop();
+    }
+  }
+
+  private static long durations(DistributionService service, String name, String kind,
+      String status) {
+    Distribution series = service.registry().get(new SeriesKey(Kind.DURATION,
+        List.of("service_name", "span_name", "span_kind", "status_code"),
+        List.of(TestSpans.RESOURCE.serviceName(), name, kind, status)));
+    return series == null ? 0 : series.snapshot().cumulative().getTotalCount();
   }
 
   private static long overflowSamples(DistributionRegistry registry) {
