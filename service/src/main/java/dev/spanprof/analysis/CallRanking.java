@@ -44,7 +44,7 @@ public final class CallRanking {
 
   private static final double CONVERGED = 1e-12;
   private static final int MAX_ITERATIONS = 100_000;
-  /** Up to this many distinct operations, a trace's edges are found through a table (2 KB). */
+  /** Up to this many distinct operations, a trace's edges are found through a table (3 KB). */
   private static final int MAX_EDGE_TABLE_OPERATIONS = 16;
 
   private final long bucketNanos;
@@ -54,8 +54,8 @@ public final class CallRanking {
   private final Set<Operation> liveOperations = new HashSet<>();
   private long overflowSpans;
   /** {@link #add}'s table of the current trace's edges by (caller, callee) position. */
-  private final EdgeStats[] edgeTable =
-      new EdgeStats[MAX_EDGE_TABLE_OPERATIONS * MAX_EDGE_TABLE_OPERATIONS];
+  private final StampedSlots<EdgeStats> edgeTable =
+      new StampedSlots<>(MAX_EDGE_TABLE_OPERATIONS * MAX_EDGE_TABLE_OPERATIONS);
 
   public CallRanking(Duration window, double epsilon, int maxOperations) {
     if (window.isNegative() || window.isZero()) {
@@ -89,10 +89,10 @@ public final class CallRanking {
     // is looked up once, through a table by (caller, callee) position, when the trace has few
     // enough operations for the table.
     int distinctCount = admitted.length;
-    EdgeStats[] traceEdges = null;
+    StampedSlots<EdgeStats> traceEdges = null;
     if (distinctCount <= MAX_EDGE_TABLE_OPERATIONS) {
       traceEdges = edgeTable;
-      Arrays.fill(traceEdges, 0, distinctCount * distinctCount, null);
+      traceEdges.clear();
     }
     for (int i = 0; i < spans.size(); i++) {
       SpanProfile result = profile.spans().get(i);
@@ -109,10 +109,10 @@ public final class CallRanking {
           edge = bucket.edge(admitted[caller], admitted[o]);
         } else {
           int slot = caller * distinctCount + o;
-          edge = traceEdges[slot];
+          edge = traceEdges.get(slot);
           if (edge == null) {
             edge = bucket.edge(admitted[caller], admitted[o]);
-            traceEdges[slot] = edge;
+            traceEdges.set(slot, edge);
           }
         }
         edge.add(duration);

@@ -7,6 +7,7 @@ import dev.spanprof.analysis.DistributionRegistry.SeriesKey;
 import dev.spanprof.analysis.SpanKind;
 import dev.spanprof.analysis.SpanRecord;
 import dev.spanprof.analysis.SpanStatus;
+import dev.spanprof.analysis.StampedSlots;
 import dev.spanprof.analysis.TraceProfile;
 import dev.spanprof.analysis.TraceProfile.SpanProfile;
 import dev.spanprof.assembly.CompletedTrace;
@@ -56,9 +57,9 @@ public final class DistributionService implements ProfileConsumer {
    * so each key is looked up once per trace.
    */
   private static final int MAX_TRACE_TABLE_OPERATIONS = 32;
-  /** Each recording thread's table for {@link #traceSeries} (2.3 KB). */
-  private static final ThreadLocal<SpanSeries[]> TRACE_SERIES = ThreadLocal.withInitial(
-      () -> new SpanSeries[MAX_TRACE_TABLE_OPERATIONS * KINDS * STATUSES]);
+  /** Each recording thread's table for {@link #traceSeries} (4.6 KB). */
+  private static final ThreadLocal<StampedSlots<SpanSeries>> TRACE_SERIES = ThreadLocal.withInitial(
+      () -> new StampedSlots<>(MAX_TRACE_TABLE_OPERATIONS * KINDS * STATUSES));
   /** Each recording thread's key for looking a span's series up (see SpanSeriesKey). */
   private static final ThreadLocal<SpanSeriesKey> PROBE = ThreadLocal.withInitial(SpanSeriesKey::new);
 
@@ -109,7 +110,7 @@ public final class DistributionService implements ProfileConsumer {
     long now = time.nanoTime();
     long epochMillis = clock.millis();
     List<SpanRecord> spans = trace.spans();
-    SpanSeries[] traceSeries = traceSeries(profile.distinctOperations().size());
+    StampedSlots<SpanSeries> traceSeries = traceSeries(profile.distinctOperations().size());
     for (int i = 0; i < spans.size(); i++) {
       SpanRecord span = spans.get(i);
       SpanProfile result = profile.spans().get(i);
@@ -119,11 +120,11 @@ public final class DistributionService implements ProfileConsumer {
       } else {
         int slot = (result.operation() * KINDS + span.kind().ordinal()) * STATUSES
             + span.status().ordinal();
-        series = traceSeries[slot];
+        series = traceSeries.get(slot);
         if (series == null) {
           series = spanSeries(span, now);
           if (series.remembered()) {
-            traceSeries[slot] = series;
+            traceSeries.set(slot, series);
           }
         }
       }
@@ -224,12 +225,12 @@ public final class DistributionService implements ProfileConsumer {
    * null when spans of one of those may still differ in their series (configured dimensions) or
    * the trace has too many operations for the table.
    */
-  private SpanSeries[] traceSeries(int operations) {
+  private StampedSlots<SpanSeries> traceSeries(int operations) {
     if (!dimensions.isEmpty() || operations > MAX_TRACE_TABLE_OPERATIONS) {
       return null;
     }
-    SpanSeries[] table = TRACE_SERIES.get();
-    Arrays.fill(table, 0, operations * KINDS * STATUSES, null);
+    StampedSlots<SpanSeries> table = TRACE_SERIES.get();
+    table.clear();
     return table;
   }
 
