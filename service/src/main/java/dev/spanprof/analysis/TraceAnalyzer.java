@@ -852,28 +852,26 @@ public final class TraceAnalyzer {
     /** Past this many slots a table is dropped when cleared, so a huge trace's is not kept. */
     private static final int MAX_KEPT_SLOTS = 2 * ScratchArrays.MAX_REUSED_LENGTH;
 
-    // Open addressing, linear probing. A slot holds a name of this trace only when its
-    // generation is the current one: clearing is a new generation, not a pass over the table.
-    private Object[] slotNames = new Object[16];
+    // Open addressing, linear probing. The names are stamped slots: clearing is a new
+    // generation, not a pass over the table.
+    private StampedSlots<T> slotNames = new StampedSlots<>(16);
     private int[] slotIds = new int[16];
-    private int[] slotGenerations = new int[16];
-    private int generation = 1;
     private final ArrayList<T> names = new ArrayList<>();
 
     int index(T name) {
-      int mask = slotNames.length - 1;
+      int mask = slotIds.length - 1;
       for (int slot = spread(name.hashCode()) & mask; ; slot = (slot + 1) & mask) {
-        if (slotGenerations[slot] != generation) {
+        T candidate = slotNames.get(slot);
+        if (candidate == null) {
           int id = names.size();
           names.add(name);
-          if (2 * names.size() > slotNames.length) {
-            rehash(2 * slotNames.length);
+          if (2 * names.size() > slotIds.length) {
+            rehash(2 * slotIds.length);
           } else {
             occupy(slot, name, id);
           }
           return id;
         }
-        Object candidate = slotNames[slot];
         if (candidate == name || candidate.equals(name)) {
           return slotIds[slot];
         }
@@ -895,35 +893,29 @@ public final class TraceAnalyzer {
 
     void clear() {
       names.clear();
-      if (slotNames.length > MAX_KEPT_SLOTS) {
+      if (slotIds.length > MAX_KEPT_SLOTS) {
         names.trimToSize();
-        slotNames = new Object[16];
+        slotNames = new StampedSlots<>(16);
         slotIds = new int[16];
-        slotGenerations = new int[16];
-        generation = 1;
-      } else if (++generation == 0) {
-        Arrays.fill(slotGenerations, 0);
-        generation = 1;
+      } else {
+        slotNames.clear();
       }
     }
 
     private void occupy(int slot, T name, int id) {
-      slotNames[slot] = name;
+      slotNames.set(slot, name);
       slotIds[slot] = id;
-      slotGenerations[slot] = generation;
     }
 
     /** Places every name of this trace in a table of {@code slots} slots. */
     private void rehash(int slots) {
-      slotNames = new Object[slots];
+      slotNames = new StampedSlots<>(slots);
       slotIds = new int[slots];
-      slotGenerations = new int[slots];
-      generation = 1;
       int mask = slots - 1;
       for (int id = 0; id < names.size(); id++) {
         T name = names.get(id);
         int slot = spread(name.hashCode()) & mask;
-        while (slotGenerations[slot] == generation) {
+        while (slotNames.get(slot) != null) {
           slot = (slot + 1) & mask;
         }
         occupy(slot, name, id);
