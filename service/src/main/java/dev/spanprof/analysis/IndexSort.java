@@ -37,25 +37,20 @@ final class IndexSort {
 
   /** Sorts {@code indices[0, length)} so that {@code keys[indices[i]]} ascends; stable. */
   static void byKey(int[] indices, int length, long[] keys) {
-    sort(indices, 0, length, keys, false);
+    sort(indices, 0, length, keys);
   }
 
   /** Sorts {@code indices[from, to)} so that {@code keys[indices[i]]} ascends; stable. */
   static void byKey(int[] indices, int from, int to, long[] keys) {
-    sort(indices, from, to, keys, false);
+    sort(indices, from, to, keys);
   }
 
-  /** Sorts {@code indices[from, to)} so that {@code keys[indices[i]]} descends; stable. */
-  static void byKeyDescending(int[] indices, int from, int to, long[] keys) {
-    sort(indices, from, to, keys, true);
-  }
-
-  private static void sort(int[] indices, int from, int to, long[] keys, boolean descending) {
-    if (to - from > PACKED_MIN_LENGTH && sortPacked(indices, from, to, keys, descending)) {
+  private static void sort(int[] indices, int from, int to, long[] keys) {
+    if (to - from > PACKED_MIN_LENGTH && sortPacked(indices, from, to, keys)) {
       return;
     }
     for (int low = from; low < to; low += RUN) {
-      insertionSort(indices, low, Math.min(low + RUN, to), keys, descending);
+      insertionSort(indices, low, Math.min(low + RUN, to), keys);
     }
     if (to - from <= RUN) {
       return;
@@ -67,7 +62,7 @@ final class IndexSort {
       for (int low = from; low < to; low += 2 * width) {
         int middle = Math.min(low + width, to);
         int high = Math.min(low + 2 * width, to);
-        merge(source, low, middle, high, target, keys, descending);
+        merge(source, low, middle, high, target, keys);
       }
       int[] swap = source;
       source = target;
@@ -79,8 +74,7 @@ final class IndexSort {
   }
 
   /** Sorts as packed longs when the keys' range allows it; false, untouched, when not. */
-  private static boolean sortPacked(int[] indices, int from, int to, long[] keys,
-      boolean descending) {
+  private static boolean sortPacked(int[] indices, int from, int to, long[] keys) {
     int length = to - from;
     if (length > PACKED_MAX_LENGTH) {
       return false;
@@ -101,8 +95,7 @@ final class IndexSort {
     int[] original = scratch.indices;
     for (int position = 0; position < length; position++) {
       int index = indices[from + position];
-      long offset = descending ? max - keys[index] : keys[index] - min;
-      packed[position] = offset << POSITION_BITS | position;
+      packed[position] = (keys[index] - min) << POSITION_BITS | position;
       original[position] = index;
     }
     Arrays.sort(packed, 0, length);
@@ -117,12 +110,11 @@ final class IndexSort {
     final int[] indices = new int[PACKED_MAX_LENGTH];
   }
 
-  private static void insertionSort(int[] indices, int from, int to, long[] keys,
-      boolean descending) {
+  private static void insertionSort(int[] indices, int from, int to, long[] keys) {
     for (int i = from + 1; i < to; i++) {
       int moving = indices[i];
       int j = i - 1;
-      while (j >= from && before(keys, moving, indices[j], descending)) {
+      while (j >= from && keys[moving] < keys[indices[j]]) {
         indices[j + 1] = indices[j];
         j--;
       }
@@ -132,20 +124,16 @@ final class IndexSort {
 
   /** Merges sorted {@code source[low, middle)} and {@code source[middle, high)} into target. */
   private static void merge(int[] source, int low, int middle, int high, int[] target,
-      long[] keys, boolean descending) {
+      long[] keys) {
     int left = low;
     int right = middle;
     int out = low;
     while (left < middle && right < high) {
-      target[out++] = before(keys, source[right], source[left], descending)
+      // Ties take the left run's first: stable.
+      target[out++] = keys[source[right]] < keys[source[left]]
           ? source[right++] : source[left++];
     }
     System.arraycopy(source, left, target, out, middle - left);
     System.arraycopy(source, right, target, out + middle - left, high - right);
-  }
-
-  /** Whether index {@code a} goes strictly before {@code b}: ties keep their order. */
-  private static boolean before(long[] keys, int a, int b, boolean descending) {
-    return descending ? keys[a] > keys[b] : keys[a] < keys[b];
   }
 }

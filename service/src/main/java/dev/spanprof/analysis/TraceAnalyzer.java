@@ -109,11 +109,21 @@ public final class TraceAnalyzer {
     private int[] stateRank;
     private int[] stateByRank;
 
+    /**
+     * Every span by start, and every span by end, ties by position. Sorted once: the phases that
+     * need spans in time order take them from these, filtered, rather than sorting again.
+     */
+    private int[] byStart;
+    private int[] byEnd;
     private int[] parent;
     private boolean[] inTree;
-    /** Span i's children are childList[childStart[i], childStart[i + 1]). */
+    /**
+     * Span i's children are childrenByStart[childStart[i], childStart[i + 1]), by start; the
+     * same range of childrenByEnd holds them by end.
+     */
     private int[] childStart;
-    private int[] childList;
+    private int[] childrenByStart;
+    private int[] childrenByEnd;
     long work;
     private int primaryRoot = -1;
 
@@ -163,6 +173,14 @@ public final class TraceAnalyzer {
     TraceProfile profile(TraceId traceId) {
       mapSpans();
       rankStates();
+      byStart = arrays.ints(n);
+      byEnd = arrays.ints(n);
+      for (int i = 0; i < n; i++) {
+        byStart[i] = i;
+        byEnd[i] = i;
+      }
+      IndexSort.byKey(byStart, n, start);
+      IndexSort.byKey(byEnd, n, end);
       buildTree();
       long spanTime = 0;
       long minStart = Long.MAX_VALUE;
@@ -235,25 +253,20 @@ public final class TraceAnalyzer {
     private void buildTree() {
       parent = arrays.ints(n);
       inTree = arrays.booleans(n);
-      // Span ids sorted (stable: of equal ids the first span comes first) and searched, rather
-      // than hashed: no boxed id per span.
+      // Span ids hashed into a table of positions, rather than boxed into a map: the first span
+      // of an id takes its slot, and duplicates count everywhere but in the tree.
       long[] ids = arrays.longs(n);
-      int[] byId = arrays.ints(n);
+      // A scratch array may be longer than asked for: the mask, not its length, sizes the table.
+      int mask = Integer.highestOneBit(Math.max(n, 1) * 2 - 1) * 2 - 1;
+      int[] slots = arrays.ints(mask + 1);
       for (int i = 0; i < n; i++) {
         ids[i] = span[i].spanId();
-        byId[i] = i;
-      }
-      IndexSort.byKey(byId, n, ids);
-      long[] sortedIds = arrays.longs(n);
-      for (int k = 0; k < n; k++) {
-        sortedIds[k] = ids[byId[k]];
-        // Duplicates count everywhere but in the tree: the first span of an id builds it.
-        inTree[byId[k]] = k == 0 || sortedIds[k - 1] != sortedIds[k];
+        inTree[i] = positionOfId(slots, mask, ids, ids[i], i) == i;
       }
       for (int i = 0; i < n; i++) {
         parent[i] = -1;
         if (inTree[i] && span[i].parentSpanId() != 0) {
-          int p = firstWithId(sortedIds, byId, n, span[i].parentSpanId());
+          int p = positionOfId(slots, mask, ids, span[i].parentSpanId(), -1);
           if (p >= 0 && p != i) {
             parent[i] = p;
           }
@@ -261,15 +274,41 @@ public final class TraceAnalyzer {
       }
       breakCycles();
       childStart = arrays.ints(n + 1);
-      childList = arrays.ints(n);
-      groupBy(parent, n, childStart, childList);
+      childrenByStart = arrays.ints(n);
+      childrenByEnd = arrays.ints(n);
+      groupStarts(parent, n, childStart);
+      groupMembers(parent, n, childStart, byStart, childrenByStart);
+      groupMembers(parent, n, childStart, byEnd, childrenByEnd);
     }
 
     /**
-     * Groups the spans by {@code group[i]} (those with a negative one left out): the members of
-     * group g are {@code members[start[g], start[g + 1])}, in span order. A counting sort.
+     * The position of the first span with {@code id} in a table of positions + 1 (0: empty
+     * slot) of {@code mask + 1} slots, a power of two at least twice the span count so it stays
+     * at most half full; linear probing. When there is none, {@code absent}, also placed in the
+     * table unless negative.
      */
-    private void groupBy(int[] group, int groups, int[] start, int[] members) {
+    private static int positionOfId(int[] slots, int mask, long[] ids, long id, int absent) {
+      // Span ids are random, but not every producer's: a multiplicative hash spreads any bits.
+      for (int slot = (int) ((id * 0x9E3779B97F4A7C15L) >>> 32) & mask; ;
+          slot = (slot + 1) & mask) {
+        int position = slots[slot] - 1;
+        if (position < 0) {
+          if (absent >= 0) {
+            slots[slot] = absent + 1;
+          }
+          return absent;
+        }
+        if (ids[position] == id) {
+          return position;
+        }
+      }
+    }
+
+    /**
+     * Group g's members will be {@code members[start[g], start[g + 1])} for {@code group[i]}
+     * (negative: in no group): counts each group into {@code start}, zeroed, of groups + 1.
+     */
+    private void groupStarts(int[] group, int groups, int[] start) {
       for (int i = 0; i < n; i++) {
         if (group[i] >= 0) {
           start[group[i] + 1]++;
@@ -278,28 +317,18 @@ public final class TraceAnalyzer {
       for (int g = 0; g < groups; g++) {
         start[g + 1] += start[g];
       }
+    }
+
+    /** Places each group's members in their range, in {@code order}'s order: a counting sort. */
+    private void groupMembers(int[] group, int groups, int[] start, int[] order, int[] members) {
       int[] fill = arrays.ints(groups);
       System.arraycopy(start, 0, fill, 0, groups);
-      for (int i = 0; i < n; i++) {
+      for (int k = 0; k < n; k++) {
+        int i = order[k];
         if (group[i] >= 0) {
           members[fill[group[i]]++] = i;
         }
       }
-    }
-
-    /** The first span with id {@code id}, or -1: a binary search for the start of its run. */
-    private static int firstWithId(long[] sortedIds, int[] byId, int length, long id) {
-      int low = 0;
-      int high = length;
-      while (low < high) {
-        int middle = (low + high) >>> 1;
-        if (sortedIds[middle] < id) {
-          low = middle + 1;
-        } else {
-          high = middle;
-        }
-      }
-      return low < length && sortedIds[low] == id ? byId[low] : -1;
     }
 
     /** Spans on a parent cycle become roots (semantics.md §2, critical path). */
@@ -336,12 +365,11 @@ public final class TraceAnalyzer {
     private long unionOfActivity() {
       int[] order = arrays.ints(n);
       int count = 0;
-      for (int i = 0; i < n; i++) {
-        if (!allocation[i] && end[i] > start[i]) {
-          order[count++] = i;
+      for (int k = 0; k < n; k++) {
+        if (onTimeline(byStart[k])) {
+          order[count++] = byStart[k];
         }
       }
-      IndexSort.byKey(order, count, start);
       work += count;
       return Intervals.unionLength(order, count, start, end);
     }
@@ -362,27 +390,24 @@ public final class TraceAnalyzer {
       for (int i = 0; i < n; i++) {
         timelineResource[i] = onTimeline(i) ? resource[i] : -1;
       }
+      // Resource r's spans are starts[groupStart[r], groupStart[r + 1]) by start, and the same
+      // range of ends by end.
       int[] groupStart = arrays.ints(resourceCount + 1);
-      int[] byResource = arrays.ints(n);
-      groupBy(timelineResource, resourceCount, groupStart, byResource);
-      int timelineSpans = groupStart[resourceCount];
-
-      int[] starts = arrays.ints(timelineSpans);
-      int[] ends = arrays.ints(timelineSpans);
+      groupStarts(timelineResource, resourceCount, groupStart);
+      int[] starts = arrays.ints(n);
+      int[] ends = arrays.ints(n);
+      groupMembers(timelineResource, resourceCount, groupStart, byStart, starts);
+      groupMembers(timelineResource, resourceCount, groupStart, byEnd, ends);
       boolean[] active = arrays.booleans(n);
       // The active spans with no active descendant, best first: the first is the chosen span.
       IndexHeap leaves = new IndexHeap(arrays.ints(n), arrays.ints(n), n, this::choiceBefore);
       for (int r = 0; r < resourceCount; r++) {
-        int size = groupStart[r + 1] - groupStart[r];
-        System.arraycopy(byResource, groupStart[r], starts, 0, size);
-        System.arraycopy(byResource, groupStart[r], ends, 0, size);
-        IndexSort.byKey(starts, size, start);
-        IndexSort.byKey(ends, size, end);
-        int nextStart = 0;
-        int nextEnd = 0;
+        int groupEnd = groupStart[r + 1];
+        int nextStart = groupStart[r];
+        int nextEnd = groupStart[r];
         long previous = 0;
-        while (nextEnd < size) {
-          long t = nextStart < size ? Math.min(start[starts[nextStart]], end[ends[nextEnd]])
+        while (nextEnd < groupEnd) {
+          long t = nextStart < groupEnd ? Math.min(start[starts[nextStart]], end[ends[nextEnd]])
               : end[ends[nextEnd]];
           if (!leaves.isEmpty() && t > previous) {
             int chosen = leaves.first();
@@ -390,7 +415,7 @@ public final class TraceAnalyzer {
             segments.add(previous, t, chosen);
           }
           // Half-open intervals: what ends at t is gone before what starts at t begins.
-          while (nextEnd < size && end[ends[nextEnd]] == t) {
+          while (nextEnd < groupEnd && end[ends[nextEnd]] == t) {
             int s = ends[nextEnd++];
             active[s] = false;
             leaves.remove(s);
@@ -401,7 +426,7 @@ public final class TraceAnalyzer {
               work++;
             }
           }
-          while (nextStart < size && start[starts[nextStart]] == t) {
+          while (nextStart < groupEnd && start[starts[nextStart]] == t) {
             int s = starts[nextStart++];
             active[s] = true;
             if (activeDescendants[s] == 0) {
@@ -480,21 +505,21 @@ public final class TraceAnalyzer {
       long[] inclusive = arrays.longs(stateCount);
       long[] exclusive = arrays.longs(stateCount);
       int m = segments.size;
-      int[] byStart = arrays.ints(m);
-      int[] byEnd = arrays.ints(m);
+      int[] segmentsByStart = arrays.ints(m);
+      int[] segmentsByEnd = arrays.ints(m);
       for (int k = 0; k < m; k++) {
-        byStart[k] = k;
-        byEnd[k] = k;
+        segmentsByStart[k] = k;
+        segmentsByEnd[k] = k;
       }
-      IndexSort.byKey(byStart, m, segments.from);
-      IndexSort.byKey(byEnd, m, segments.to);
+      IndexSort.byKey(segmentsByStart, m, segments.from);
+      IndexSort.byKey(segmentsByEnd, m, segments.to);
 
       // Inclusive: segments arrive by start, so each state's union grows at its right end.
       long[] unionFrom = arrays.longs(stateCount);
       long[] unionTo = arrays.longs(stateCount);
       Arrays.fill(unionTo, 0, stateCount, Long.MIN_VALUE);
       for (int k = 0; k < m; k++) {
-        int segment = byStart[k];
+        int segment = segmentsByStart[k];
         int s = state[segments.span[segment]];
         long from = segments.from[segment];
         long to = segments.to[segment];
@@ -524,20 +549,20 @@ public final class TraceAnalyzer {
       long previous = 0;
       while (nextEnd < m) {
         long t = nextStart < m
-            ? Math.min(segments.from[byStart[nextStart]], segments.to[byEnd[nextEnd]])
-            : segments.to[byEnd[nextEnd]];
+            ? Math.min(segments.from[segmentsByStart[nextStart]], segments.to[segmentsByEnd[nextEnd]])
+            : segments.to[segmentsByEnd[nextEnd]];
         if (t > previous && !presentRanks.isEmpty()) {
           exclusive[stateByRank[presentRanks.nextSetBit(0)]] += t - previous;
         }
-        while (nextEnd < m && segments.to[byEnd[nextEnd]] == t) {
-          int s = state[segments.span[byEnd[nextEnd++]]];
+        while (nextEnd < m && segments.to[segmentsByEnd[nextEnd]] == t) {
+          int s = state[segments.span[segmentsByEnd[nextEnd++]]];
           if (--present[s] == 0) {
             presentRanks.clear(stateRank[s]);
             presentCount--;
           }
         }
-        while (nextStart < m && segments.from[byStart[nextStart]] == t) {
-          int s = state[segments.span[byStart[nextStart++]]];
+        while (nextStart < m && segments.from[segmentsByStart[nextStart]] == t) {
+          int s = state[segments.span[segmentsByStart[nextStart++]]];
           if (present[s]++ == 0) {
             presentRanks.set(stateRank[s]);
             presentCount++;
@@ -579,15 +604,15 @@ public final class TraceAnalyzer {
       int[] order = arrays.ints(n);
       for (int i = 0; i < n; i++) {
         int count = 0;
+        // By start, the children are by clipped start too: clipping keeps their order.
         for (int k = childStart[i]; k < childStart[i + 1]; k++) {
-          int c = childList[k];
+          int c = childrenByStart[k];
           clippedStart[c] = Math.max(start[c], start[i]);
           clippedEnd[c] = Math.min(end[c], end[i]);
           if (clippedEnd[c] > clippedStart[c]) {
             order[count++] = c;
           }
         }
-        IndexSort.byKey(order, count, clippedStart);
         work += childStart[i + 1] - childStart[i];
         self[i] = end[i] - start[i] - Intervals.unionLength(order, count, clippedStart, clippedEnd);
       }
@@ -690,8 +715,10 @@ public final class TraceAnalyzer {
       boolean producer = span[s].kind() == SpanKind.PRODUCER;
       int count = from;
       int[] eligible = walkChildren;
-      for (int k = childStart[s]; k < childStart[s + 1]; k++) {
-        int c = childList[k];
+      // Latest end first, which clipping keeps: the eligible children come out in walk order
+      // but for ties.
+      for (int k = childStart[s + 1] - 1; k >= childStart[s]; k--) {
+        int c = childrenByEnd[k];
         // A CONSUMER under a PRODUCER runs after the hand-off: it does not block its parent.
         if (producer && span[c].kind() == SpanKind.CONSUMER) {
           continue;
@@ -703,7 +730,6 @@ public final class TraceAnalyzer {
           eligible[count++] = c;
         }
       }
-      IndexSort.byKeyDescending(eligible, from, count, clippedTo);
       // Children ending together (rare): longer first, then span id; stable sorts from the
       // least significant key.
       for (int tieFrom = from, tieTo; tieFrom < count; tieFrom = tieTo) {
