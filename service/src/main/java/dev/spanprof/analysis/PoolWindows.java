@@ -27,7 +27,8 @@ import java.util.regex.Pattern;
  * each with its open windows and {@code recentWindows} final ones. Only windows that received
  * segments are published: a configured pool that saw no spans has nothing to report.
  *
- * <p>Thread-safe: every method synchronises on this object.
+ * <p>Thread-safe: every method synchronises on this object ({@link #add} only when some pool has a
+ * capacity).
  */
 public final class PoolWindows {
 
@@ -73,7 +74,18 @@ public final class PoolWindows {
   /** One final window of one pool. Times are Unix epoch nanoseconds, like span times. */
   public record PoolWindow(String pool, long startNanos, long endNanos, PoolSweep.Figures figures) {}
 
-  public synchronized void add(List<ChosenSegment> segments) {
+  public void add(List<ChosenSegment> segments) {
+    // Without capacities nothing is analysed: every trace's segments would take the lock that all
+    // analysing threads share, only to be dropped. The maps are not changed after construction.
+    if (exactCapacities.isEmpty() && globCapacities.isEmpty()) {
+      return;
+    }
+    synchronized (this) {
+      addSegments(segments);
+    }
+  }
+
+  private void addSegments(List<ChosenSegment> segments) {
     for (ChosenSegment segment : segments) {
       double capacity = capacity(segment.pool());
       if (Double.isNaN(capacity) || segment.toNanos() <= segment.fromNanos()) {
@@ -146,7 +158,7 @@ public final class PoolWindows {
     return droppedSegments;
   }
 
-  /** The configured capacity of {@code pool}, or NaN when it has none. */
+  /** The configured capacity of {@code pool}, or NaN when it has none; under the lock. */
   private double capacity(String pool) {
     Double cached = capacityCache.get(pool);
     if (cached != null) {
