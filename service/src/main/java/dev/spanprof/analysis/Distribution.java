@@ -120,7 +120,11 @@ public final class Distribution {
       sumNanos += value;
       recordedSinceFlush = true;
     }
-    lastRecordNanos = nowNanos;
+    // A volatile write is a full fence on x86, and the spans of one trace all pass the same
+    // time: most writes would change nothing.
+    if (lastRecordNanos != nowNanos) {
+      lastRecordNanos = nowNanos;
+    }
     if (traceId != null) {
       int search = Arrays.binarySearch(boundariesNanos, value);
       int bucket = search >= 0 ? search : -search - 1;

@@ -883,8 +883,23 @@ public final class TraceAnalyzer {
     private StampedSlots<T> slotNames = new StampedSlots<>(16);
     private int[] slotIds = new int[16];
     private final ArrayList<T> names = new ArrayList<>();
+    /**
+     * The name asked for last and its id: consecutive spans mostly share their pool, service,
+     * state and category, and the mapping hands out the very same instances for them.
+     */
+    private T lastName;
+    private int lastId;
 
     int index(T name) {
+      if (name == lastName) {
+        return lastId;
+      }
+      lastName = name;
+      lastId = indexInTable(name);
+      return lastId;
+    }
+
+    private int indexInTable(T name) {
       int mask = slotIds.length - 1;
       for (int slot = spread(name.hashCode()) & mask; ; slot = (slot + 1) & mask) {
         T candidate = slotNames.get(slot);
@@ -919,6 +934,7 @@ public final class TraceAnalyzer {
 
     void clear() {
       names.clear();
+      lastName = null;
       if (slotIds.length > MAX_KEPT_SLOTS) {
         names.trimToSize();
         slotNames = new StampedSlots<>(16);
