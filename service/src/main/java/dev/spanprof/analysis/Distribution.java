@@ -5,7 +5,6 @@ import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import java.util.concurrent.atomic.AtomicReferenceArray;
 import org.HdrHistogram.AbstractHistogram;
 import org.HdrHistogram.HistogramIterationValue;
 import org.HdrHistogram.IntCountsHistogram;
@@ -54,12 +53,14 @@ public final class Distribution {
    */
   static final int DENSE_AFTER_VALUES = 2048;
 
+  private static final long NO_EXEMPLAR = Long.MIN_VALUE;
+
   /** How long a bucket's exemplar is kept before a newer value replaces it. */
   static final long EXEMPLAR_REFRESH_MILLIS = 1_000;
 
   private final long expectedIntervalNanos;
+  /** Shared by the registry's series, and never changed: it stays in cache for all of them. */
   private final long[] boundariesNanos;
-  private final AtomicReferenceArray<Exemplar> exemplars;
   private volatile long lastRecordNanos;
   /** Set once the registry has removed this series: a holder of it should look it up again. */
   private volatile boolean retired;
@@ -76,10 +77,17 @@ public final class Distribution {
   private final Views corrected; // null when the series does not correct
   private double sumNanos;
   private boolean recordedSinceFlush;
+  /** Per export bucket (the last for +Inf), the sampled value, or null. */
+  private final Exemplar[] exemplars;
+  /**
+   * When each bucket's exemplar was sampled, {@link #NO_EXEMPLAR} for none: a record reads this
+   * one array to decide, not the exemplar object.
+   */
+  private final long[] exemplarMillis;
 
   /**
-   * @param boundariesNanos the export's bucket upper bounds, ascending; one exemplar is kept per
-   *     bucket (and one for +Inf)
+   * @param boundariesNanos the export's bucket upper bounds, ascending, handed over: not copied,
+   *     so the caller must not change them; one exemplar is kept per bucket (and one for +Inf)
    * @param expectedIntervalNanos 0 for no coordinated-omission correction
    */
   public Distribution(int significantDigits, int slices, long[] boundariesNanos,
@@ -94,8 +102,10 @@ public final class Distribution {
   public Distribution(int significantDigits, int slices, long[] boundariesNanos,
       long expectedIntervalNanos, long nowNanos, boolean ranked) {
     this.ranked = ranked;
-    this.boundariesNanos = boundariesNanos.clone();
-    this.exemplars = new AtomicReferenceArray<>(boundariesNanos.length + 1);
+    this.boundariesNanos = boundariesNanos;
+    this.exemplars = new Exemplar[boundariesNanos.length + 1];
+    this.exemplarMillis = new long[boundariesNanos.length + 1];
+    Arrays.fill(exemplarMillis, NO_EXEMPLAR);
     this.expectedIntervalNanos = expectedIntervalNanos;
     this.raw = new Views(significantDigits, slices);
     this.corrected = expectedIntervalNanos > 0 ? new Views(significantDigits, slices) : null;
@@ -119,21 +129,23 @@ public final class Distribution {
       }
       sumNanos += value;
       recordedSinceFlush = true;
+      if (traceId != null) {
+        int search = Arrays.binarySearch(boundariesNanos, value);
+        int bucket = search >= 0 ? search : -search - 1;
+        // Sampled, as Prometheus clients sample them: a scrape shows one exemplar per bucket, so
+        // a fresh one a second is plenty, and a busy series does not allocate one per value.
+        long sampledMillis = exemplarMillis[bucket];
+        if (sampledMillis == NO_EXEMPLAR
+            || epochMillis - sampledMillis >= EXEMPLAR_REFRESH_MILLIS) {
+          exemplars[bucket] = new Exemplar(value, traceId, spanId, epochMillis);
+          exemplarMillis[bucket] = epochMillis;
+        }
+      }
     }
     // A volatile write is a full fence on x86, and the spans of one trace all pass the same
     // time: most writes would change nothing.
     if (lastRecordNanos != nowNanos) {
       lastRecordNanos = nowNanos;
-    }
-    if (traceId != null) {
-      int search = Arrays.binarySearch(boundariesNanos, value);
-      int bucket = search >= 0 ? search : -search - 1;
-      Exemplar current = exemplars.get(bucket);
-      // Sampled, as Prometheus clients sample them: a scrape shows one exemplar per bucket, so a
-      // fresh one a second is plenty, and a busy series does not allocate one per value.
-      if (current == null || epochMillis - current.epochMillis() >= EXEMPLAR_REFRESH_MILLIS) {
-        exemplars.set(bucket, new Exemplar(value, traceId, spanId, epochMillis));
-      }
     }
   }
 
@@ -250,9 +262,9 @@ public final class Distribution {
   }
 
   private List<Exemplar> exemplarList() {
-    List<Exemplar> list = new ArrayList<>(exemplars.length());
-    for (int i = 0; i < exemplars.length(); i++) {
-      list.add(exemplars.get(i));
+    List<Exemplar> list = new ArrayList<>(exemplars.length);
+    for (Exemplar exemplar : exemplars) {
+      list.add(exemplar);
     }
     return list;
   }
