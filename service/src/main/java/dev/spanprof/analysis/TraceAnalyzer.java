@@ -18,7 +18,8 @@ import java.util.List;
  *
  * <p>Phases, each commented where it runs:
  * <ol>
- *   <li>map every span once: interval, resource, pool, state, category, cores, capacity;
+ *   <li>map every span once: interval, resource, pool, state, category, cores, capacity; sort
+ *       the spans once by start and once by end, the time orders every later phase takes;
  *   <li>build the span tree: first span of an id wins, orphans and parent cycles become roots;
  *   <li>per resource, one sweep over sorted boundaries picks the chosen span of every elementary
  *       segment, giving busy time, per-state and per-operation resource time and a state
@@ -173,14 +174,7 @@ public final class TraceAnalyzer {
     TraceProfile profile(TraceId traceId) {
       mapSpans();
       rankStates();
-      byStart = arrays.ints(n);
-      byEnd = arrays.ints(n);
-      for (int i = 0; i < n; i++) {
-        byStart[i] = i;
-        byEnd[i] = i;
-      }
-      IndexSort.byKey(byStart, n, start);
-      IndexSort.byKey(byEnd, n, end);
+      sortByTime();
       buildTree();
       long spanTime = 0;
       long minStart = Long.MAX_VALUE;
@@ -246,6 +240,17 @@ public final class TraceAnalyzer {
         operation[i] = operations.index(scratch.operation(s.serviceName(), s.name()));
         service[i] = services.index(s.serviceName());
       }
+    }
+
+    private void sortByTime() {
+      byStart = arrays.ints(n);
+      byEnd = arrays.ints(n);
+      for (int i = 0; i < n; i++) {
+        byStart[i] = i;
+        byEnd[i] = i;
+      }
+      IndexSort.byKey(byStart, n, start);
+      IndexSort.byKey(byEnd, n, end);
     }
 
     // ---- Phase 2: the span tree ---------------------------------------------------------------
@@ -549,7 +554,8 @@ public final class TraceAnalyzer {
       long previous = 0;
       while (nextEnd < m) {
         long t = nextStart < m
-            ? Math.min(segments.from[segmentsByStart[nextStart]], segments.to[segmentsByEnd[nextEnd]])
+            ? Math.min(segments.from[segmentsByStart[nextStart]],
+                segments.to[segmentsByEnd[nextEnd]])
             : segments.to[segmentsByEnd[nextEnd]];
         if (t > previous && !presentRanks.isEmpty()) {
           exclusive[stateByRank[presentRanks.nextSetBit(0)]] += t - previous;
