@@ -135,6 +135,12 @@ public final class TraceAnalyzer {
     private long[] stateResourceNs;
     private long[] operationResourceNs;
     private final Segments segments;
+    /**
+     * The same segments by their chosen span's state, adjacent equal ones merged: all the state
+     * sweep needs is each state's union, and a resource's consecutive segments mostly share
+     * their state, so it sorts a few runs per resource instead of every segment.
+     */
+    private final Segments stateRuns;
     /** Each span's interval clipped to its parent's walked part, set when the parent is walked. */
     private long[] clippedFrom;
     private long[] clippedTo;
@@ -158,6 +164,7 @@ public final class TraceAnalyzer {
       this.services = scratch.services;
       this.stateDefinitions = scratch.stateDefinitions;
       this.segments = scratch.segments;
+      this.stateRuns = scratch.stateRuns;
       this.start = arrays.longs(n);
       this.end = arrays.longs(n);
       this.allocation = arrays.booleans(n);
@@ -418,6 +425,7 @@ public final class TraceAnalyzer {
             int chosen = leaves.first();
             chosenNs[chosen] += t - previous;
             segments.add(previous, t, chosen);
+            stateRuns.add(previous, t, state[chosen]);
           }
           // Half-open intervals: what ends at t is gone before what starts at t begins.
           while (nextEnd < groupEnd && end[ends[nextEnd]] == t) {
@@ -509,25 +517,25 @@ public final class TraceAnalyzer {
       int stateCount = states.size();
       long[] inclusive = arrays.longs(stateCount);
       long[] exclusive = arrays.longs(stateCount);
-      int m = segments.size;
-      int[] segmentsByStart = arrays.ints(m);
-      int[] segmentsByEnd = arrays.ints(m);
+      int m = stateRuns.size;
+      int[] runsByStart = arrays.ints(m);
+      int[] runsByEnd = arrays.ints(m);
       for (int k = 0; k < m; k++) {
-        segmentsByStart[k] = k;
-        segmentsByEnd[k] = k;
+        runsByStart[k] = k;
+        runsByEnd[k] = k;
       }
-      IndexSort.byKey(segmentsByStart, m, segments.from);
-      IndexSort.byKey(segmentsByEnd, m, segments.to);
+      IndexSort.byKey(runsByStart, m, stateRuns.from);
+      IndexSort.byKey(runsByEnd, m, stateRuns.to);
 
-      // Inclusive: segments arrive by start, so each state's union grows at its right end.
+      // Inclusive: runs arrive by start, so each state's union grows at its right end.
       long[] unionFrom = arrays.longs(stateCount);
       long[] unionTo = arrays.longs(stateCount);
       Arrays.fill(unionTo, 0, stateCount, Long.MIN_VALUE);
       for (int k = 0; k < m; k++) {
-        int segment = segmentsByStart[k];
-        int s = state[segments.span[segment]];
-        long from = segments.from[segment];
-        long to = segments.to[segment];
+        int run = runsByStart[k];
+        int s = stateRuns.owner[run];
+        long from = stateRuns.from[run];
+        long to = stateRuns.to[run];
         if (from > unionTo[s]) {
           if (unionTo[s] != Long.MIN_VALUE) {
             inclusive[s] += unionTo[s] - unionFrom[s];
@@ -554,21 +562,20 @@ public final class TraceAnalyzer {
       long previous = 0;
       while (nextEnd < m) {
         long t = nextStart < m
-            ? Math.min(segments.from[segmentsByStart[nextStart]],
-                segments.to[segmentsByEnd[nextEnd]])
-            : segments.to[segmentsByEnd[nextEnd]];
+            ? Math.min(stateRuns.from[runsByStart[nextStart]], stateRuns.to[runsByEnd[nextEnd]])
+            : stateRuns.to[runsByEnd[nextEnd]];
         if (t > previous && !presentRanks.isEmpty()) {
           exclusive[stateByRank[presentRanks.nextSetBit(0)]] += t - previous;
         }
-        while (nextEnd < m && segments.to[segmentsByEnd[nextEnd]] == t) {
-          int s = state[segments.span[segmentsByEnd[nextEnd++]]];
+        while (nextEnd < m && stateRuns.to[runsByEnd[nextEnd]] == t) {
+          int s = stateRuns.owner[runsByEnd[nextEnd++]];
           if (--present[s] == 0) {
             presentRanks.clear(stateRank[s]);
             presentCount--;
           }
         }
-        while (nextStart < m && segments.from[segmentsByStart[nextStart]] == t) {
-          int s = state[segments.span[segmentsByStart[nextStart++]]];
+        while (nextStart < m && stateRuns.from[runsByStart[nextStart]] == t) {
+          int s = stateRuns.owner[runsByStart[nextStart++]];
           if (present[s]++ == 0) {
             presentRanks.set(stateRank[s]);
             presentCount++;
@@ -785,7 +792,7 @@ public final class TraceAnalyzer {
       long hi = end[a];
       PoolSweep sweep = new PoolSweep(capacity[a]);
       for (int k = 0; k < segments.size; k++) {
-        int chosen = segments.span[k];
+        int chosen = segments.owner[k];
         if (pool[chosen] == p) {
           StateDefinition definition = stateDefinitions.get(state[chosen]);
           sweep.add(definition.name(), definition.stateClass(), categories.name(category[chosen]),
@@ -802,7 +809,7 @@ public final class TraceAnalyzer {
     private List<ChosenSegment> chosenSegments() {
       List<ChosenSegment> result = new ArrayList<>(segments.size);
       for (int k = 0; k < segments.size; k++) {
-        int chosen = segments.span[k];
+        int chosen = segments.owner[k];
         StateDefinition definition = stateDefinitions.get(state[chosen]);
         result.add(new ChosenSegment(pools.name(pool[chosen]), definition.name(),
             definition.stateClass(), categories.name(category[chosen]), cores[chosen],
@@ -989,6 +996,7 @@ public final class TraceAnalyzer {
     final Names<String> services = new Names<>();
     final List<StateDefinition> stateDefinitions = new ArrayList<>();
     final Segments segments = new Segments();
+    final Segments stateRuns = new Segments();
     /** Operations of recent spans, by their names' identity; kept from trace to trace. */
     private final Operation[] recentOperations = new Operation[64];
 
@@ -1018,14 +1026,18 @@ public final class TraceAnalyzer {
       services.clear();
       stateDefinitions.clear();
       segments.clear();
+      stateRuns.clear();
     }
   }
 
-  /** The chosen span of every resource's elementary segments, adjacent equal ones merged. */
+  /**
+   * Time segments, each of an owner (the chosen span of a resource's elementary segment, or its
+   * state), adjacent ones of the same owner merged.
+   */
   private static final class Segments {
     long[] from = new long[16];
     long[] to = new long[16];
-    int[] span = new int[16];
+    int[] owner = new int[16];
     int size;
 
     void clear() {
@@ -1033,23 +1045,23 @@ public final class TraceAnalyzer {
       if (from.length > ScratchArrays.MAX_REUSED_LENGTH) {
         from = new long[16];
         to = new long[16];
-        span = new int[16];
+        owner = new int[16];
       }
     }
 
-    void add(long start, long end, int chosen) {
-      if (size > 0 && span[size - 1] == chosen && to[size - 1] == start) {
+    void add(long start, long end, int of) {
+      if (size > 0 && owner[size - 1] == of && to[size - 1] == start) {
         to[size - 1] = end;
         return;
       }
       if (size == from.length) {
         from = Arrays.copyOf(from, size * 2);
         to = Arrays.copyOf(to, size * 2);
-        span = Arrays.copyOf(span, size * 2);
+        owner = Arrays.copyOf(owner, size * 2);
       }
       from[size] = start;
       to[size] = end;
-      span[size] = chosen;
+      owner[size] = of;
       size++;
     }
   }
