@@ -58,13 +58,25 @@ public final class TraceAnalyzer {
   private static final ThreadLocal<Scratch> SCRATCH = ThreadLocal.withInitial(Scratch::new);
 
   private final SpanMapping mapping;
+  private final boolean keepsSegments;
 
+  /** An analyzer whose profiles carry their {@link TraceProfile#segments}. */
   public TraceAnalyzer(SpanMapping mapping) {
+    this(mapping, true);
+  }
+
+  /**
+   * @param keepsSegments whether profiles carry their {@link TraceProfile#segments}: only the
+   *     pool windows read them, so without a pool capacity configured they would be built (two
+   *     or so objects per span) for nobody
+   */
+  public TraceAnalyzer(SpanMapping mapping, boolean keepsSegments) {
     this.mapping = mapping;
+    this.keepsSegments = keepsSegments;
   }
 
   public TraceProfile analyze(TraceId traceId, List<SpanRecord> spans) {
-    return new Run(spans, mapping, SCRATCH.get()).profile(traceId);
+    return new Run(spans, mapping, SCRATCH.get()).profile(traceId, keepsSegments);
   }
 
   /**
@@ -73,7 +85,7 @@ public final class TraceAnalyzer {
    */
   long countWork(TraceId traceId, List<SpanRecord> spans) {
     Run run = new Run(spans, mapping, SCRATCH.get());
-    run.profile(traceId);
+    run.profile(traceId, keepsSegments);
     return run.work;
   }
 
@@ -178,7 +190,7 @@ public final class TraceAnalyzer {
       this.service = arrays.ints(n);
     }
 
-    TraceProfile profile(TraceId traceId) {
+    TraceProfile profile(TraceId traceId, boolean keepsSegments) {
       mapSpans();
       rankStates();
       sortByTime();
@@ -217,7 +229,8 @@ public final class TraceAnalyzer {
           ttx == 0 ? 0 : (double) resourceTime / ttx, criticalPath,
           stateTimes(inclusiveExclusive), resourceBusy(), operationTimes(),
           List.copyOf(operations.names()),
-          spanProfiles, poolUsages, servicePoolStateTimes(), chosenSegments(), primaryRoot);
+          spanProfiles, poolUsages, servicePoolStateTimes(),
+          keepsSegments ? chosenSegments() : List.of(), primaryRoot);
     }
 
     // ---- Phase 1: mapping -------------------------------------------------------------------

@@ -26,7 +26,7 @@ import java.util.Map;
  * @param resourceTimeByServicePoolState resource time split by the chosen span's service, pool
  *     and state (the labels of spanprof_resource_time_seconds_total)
  * @param segments what each resource's chosen span was, over time: the input of the pool windows
- *     that account for many traces together
+ *     that account for many traces together; empty from an analyzer that does not keep them
  * @param primaryRoot the position of the primary root span (earliest, then longest root), or -1
  */
 public record TraceProfile(

@@ -38,9 +38,10 @@ final class PipelineFactory {
     return SpanStore.ofSize(configuration.getSpanStoreSize());
   }
 
+  /** Profiles carry the chosen-span segments only when a pool has a capacity to account them to. */
   @Singleton
-  TraceAnalyzer traceAnalyzer(MappingConfiguration configuration) {
-    return new TraceAnalyzer(configuration.toMapping());
+  TraceAnalyzer traceAnalyzer(MappingConfiguration configuration, PoolsConfiguration pools) {
+    return new TraceAnalyzer(configuration.toMapping(), !pools.getCapacity().isEmpty());
   }
 
   @Singleton

@@ -335,4 +335,28 @@ class TraceAnalyzerTest {
     assertThat(profile.spanTimeNs()).isEqualTo(18 + 4 + 10);
     assertThat(profile.criticalPathNs()).isEqualTo(10);
   }
+
+  /**
+   * The chosen-span segments are the pool windows' input only: an analyzer told not to keep them
+   * (no pool capacity configured) leaves them out and computes everything else the same.
+   * <pre>
+   *   t1  |=====A=====|        A [0,6)
+   *   t1     |==B==|           B [2,4), child of A
+   * </pre>
+   */
+  @Test
+  void analyze_withoutSegments_sameProfileWithoutThem() {
+    TraceBuilder trace = new TraceBuilder()
+        .span("A", null, "1", 0, 6)
+        .span("B", "A", "1", 2, 4);
+
+    TraceProfile kept = trace.analyze();
+    TraceProfile left = new TraceAnalyzer(SpanMapping.defaults(), false)
+        .analyze(TraceBuilder.TRACE, trace.spans());
+
+    assertThat(kept.segments()).extracting(TraceProfile.ChosenSegment::fromNanos)
+        .containsExactly(0L, 2L, 4L);
+    assertThat(left.segments()).isEmpty();
+    assertThat(left).isEqualTo(kept.withoutSegments());
+  }
 }
