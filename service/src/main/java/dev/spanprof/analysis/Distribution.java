@@ -7,7 +7,6 @@ import java.util.Arrays;
 import java.util.List;
 import org.HdrHistogram.AbstractHistogram;
 import org.HdrHistogram.HistogramIterationValue;
-import org.HdrHistogram.IntCountsHistogram;
 import org.HdrHistogram.PackedHistogram;
 
 /**
@@ -28,9 +27,10 @@ import org.HdrHistogram.PackedHistogram;
  * were a fifth of a busy series' memory, and its packed multi-writer form stalls a flip forever
  * in HdrHistogram 2.2.2 when two threads record into it (reproduced in isolation).
  *
- * <p>A busy slice moves to a dense histogram after {@link #DENSE_AFTER_VALUES} values (recording
- * into packed counts walks their index) and the next slice starts packed again, so only series
- * busy now pay for the dense form.
+ * <p>A busy slice moves to a dense counts array after {@link #DENSE_AFTER_VALUES} values
+ * (recording into packed counts walks their index), laid out as HdrHistogram lays out its counts
+ * ({@link CountsIndex}), and the next slice starts packed again, so only series busy now pay for
+ * the dense form. The counts join the slice's histogram when it completes or is read.
  *
  * <p><b>Window and memory.</b> {@link #advance} completes the current slice: it is added to the
  * sum of all completed slices (the cumulative view is that sum and the current slice) and to the
@@ -45,9 +45,9 @@ import org.HdrHistogram.PackedHistogram;
 public final class Distribution {
 
   /**
-   * How many values a window slice takes in packed form before it moves to a dense histogram.
-   * Recording into a packed histogram walks its index (about 22 ns a value, 4 ns dense); a dense
-   * one costs about 11 KB over three decades of values. Only a slice this busy pays that, and
+   * How many values a window slice takes in packed form before it moves to dense counts.
+   * Recording into a packed histogram walks its index (about 22 ns a value, a few ns dense);
+   * dense counts cost about 9 KB over three decades of values. Only a slice this busy pays that, and
    * only until it completes, so the dense slices alive at once are bounded by the values recorded
    * per slice: at most 3 × 100k spans/s × 10 s / 2048, about 1 500 (16 MB), at 100k spans/s.
    */
@@ -274,48 +274,102 @@ public final class Distribution {
     /** Each advancing thread's scratch space for encoding a slice. */
     private static final ThreadLocal<ByteBuffer> ENCODING_BUFFER =
         ThreadLocal.withInitial(() -> ByteBuffer.allocate(0));
+    /** The counts layout per number of significant digits (0 to 5), shared by every series. */
+    private static final CountsIndex[] COUNTS_INDEXES = {new CountsIndex(0), new CountsIndex(1),
+        new CountsIndex(2), new CountsIndex(3), new CountsIndex(4), new CountsIndex(5)};
+    private static final int[] NO_COUNTS = new int[0];
 
     private final int slices;
-    private final int significantDigits;
-    /** The slice being recorded into: {@link #packedSlice}, or a dense copy once it is busy. */
-    private AbstractHistogram current;
+    private final CountsIndex countsIndex;
+    /** The slice being recorded into while it is young; emptied when it moves to counts. */
     private final PackedHistogram packedSlice;
-    /** Every completed slice, added up: with {@link #current}, the cumulative view. */
+    /**
+     * The busy slice's counts by {@link #countsIndex}, grown to its highest value; null while the
+     * slice is young. A plain array, not a dense HdrHistogram: a record then reads this object
+     * and the count, not also the histogram's dozens of fields on lines of their own (the series
+     * are many, and a record finds few of their lines in the cache).
+     */
+    private int[] counts;
+    /** Every completed slice, added up: with the current slice, the cumulative view. */
     private final PackedHistogram completed;
-    /** The window's completed slices, added up: with {@link #current}, the window view. */
+    /** The window's completed slices, added up: with the current slice, the window view. */
     private final PackedHistogram completedInWindow;
     /** The window's completed slices, oldest first, encoded. */
     private final ArrayDeque<byte[]> completedSlices = new ArrayDeque<>();
 
     Views(int significantDigits, int slices) {
       this.slices = slices;
-      this.significantDigits = significantDigits;
+      this.countsIndex = COUNTS_INDEXES[significantDigits];
       this.packedSlice = new PackedHistogram(significantDigits);
-      this.current = packedSlice;
       this.completed = new PackedHistogram(significantDigits);
       this.completedInWindow = new PackedHistogram(significantDigits);
     }
 
     void record(long value, long expectedIntervalNanos) {
-      if (expectedIntervalNanos > 0) {
-        current.recordValueWithExpectedInterval(value, expectedIntervalNanos);
-      } else {
-        current.recordValue(value);
+      if (counts != null) {
+        count(value, 1);
+        // The back-fill of AbstractHistogram.recordValueWithExpectedInterval.
+        for (long missing = value - expectedIntervalNanos;
+            expectedIntervalNanos > 0 && missing >= expectedIntervalNanos;
+            missing -= expectedIntervalNanos) {
+          count(missing, 1);
+        }
+        return;
       }
-      if (current == packedSlice && packedSlice.getTotalCount() >= DENSE_AFTER_VALUES) {
-        IntCountsHistogram dense = new IntCountsHistogram(significantDigits);
-        dense.add(packedSlice);
+      if (expectedIntervalNanos > 0) {
+        packedSlice.recordValueWithExpectedInterval(value, expectedIntervalNanos);
+      } else {
+        packedSlice.recordValue(value);
+      }
+      if (packedSlice.getTotalCount() >= DENSE_AFTER_VALUES) {
+        counts = NO_COUNTS;
+        for (HistogramIterationValue recorded : packedSlice.recordedValues()) {
+          count(recorded.getValueIteratedTo(), recorded.getCountAtValueIteratedTo());
+        }
         packedSlice.reset();
-        current = dense;
+      }
+    }
+
+    private void count(long value, long count) {
+      int index = countsIndex.of(value);
+      if (index >= counts.length) {
+        counts = Arrays.copyOf(counts, countsIndex.lengthFor(index));
+      }
+      long sum = counts[index] + count;
+      if (sum > Integer.MAX_VALUE) {
+        // As HdrHistogram's IntCountsHistogram, which busy slices used before.
+        throw new IllegalStateException("would overflow integer count");
+      }
+      counts[index] = (int) sum;
+    }
+
+    /** Adds the current slice to {@code target}: its packed part and its counts. */
+    private void addCurrentTo(AbstractHistogram target) {
+      target.add(packedSlice);
+      if (counts != null) {
+        for (int index = 0; index < counts.length; index++) {
+          if (counts[index] != 0) {
+            target.recordValueWithCount(countsIndex.lowestValueAt(index), counts[index]);
+          }
+        }
       }
     }
 
     void advance() {
-      completed.add(current);
-      completedInWindow.add(current);
-      completedSlices.addLast(encode(current));
+      if (counts != null) {
+        // The slice in one histogram, to add and encode: its counts join its packed part.
+        int[] slice = counts;
+        counts = null;
+        for (int index = 0; index < slice.length; index++) {
+          if (slice[index] != 0) {
+            packedSlice.recordValueWithCount(countsIndex.lowestValueAt(index), slice[index]);
+          }
+        }
+      }
+      completed.add(packedSlice);
+      completedInWindow.add(packedSlice);
+      completedSlices.addLast(encode(packedSlice));
       packedSlice.reset();
-      current = packedSlice;
       while (completedSlices.size() > slices - 1) {
         completedInWindow.subtract(decode(completedSlices.removeFirst()));
       }
@@ -323,19 +377,20 @@ public final class Distribution {
 
     PackedHistogram cumulative() {
       PackedHistogram cumulative = completed.copy();
-      cumulative.add(current);
+      addCurrentTo(cumulative);
       return cumulative;
     }
 
     PackedHistogram window() {
       PackedHistogram window = completedInWindow.copy();
-      window.add(current);
+      addCurrentTo(window);
       return window;
     }
 
     long footprintBytes() {
-      long bytes = current.getEstimatedFootprintInBytes() + completed.getEstimatedFootprintInBytes()
-          + completedInWindow.getEstimatedFootprintInBytes();
+      long bytes = packedSlice.getEstimatedFootprintInBytes()
+          + (counts == null ? 0 : 16 + 4L * counts.length)
+          + completed.getEstimatedFootprintInBytes() + completedInWindow.getEstimatedFootprintInBytes();
       for (byte[] slice : completedSlices) {
         bytes += slice.length;
       }
