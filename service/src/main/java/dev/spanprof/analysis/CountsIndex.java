@@ -32,7 +32,8 @@ final class CountsIndex {
   int of(long value) {
     int bucketIndex = leadingZeroCountBase - Long.numberOfLeadingZeros(value | subBucketMask);
     int subBucketIndex = (int) (value >>> bucketIndex);
-    return ((bucketIndex + 1) << subBucketHalfCountMagnitude) + (subBucketIndex - subBucketHalfCount);
+    return ((bucketIndex + 1) << subBucketHalfCountMagnitude)
+        + (subBucketIndex - subBucketHalfCount);
   }
 
   /** The lowest value that counts at {@code index}. */

@@ -47,9 +47,10 @@ public final class Distribution {
   /**
    * How many values a window slice takes in packed form before it moves to dense counts.
    * Recording into a packed histogram walks its index (about 22 ns a value, a few ns dense);
-   * dense counts cost about 9 KB over three decades of values. Only a slice this busy pays that, and
-   * only until it completes, so the dense slices alive at once are bounded by the values recorded
-   * per slice: at most 3 × 100k spans/s × 10 s / 2048, about 1 500 (16 MB), at 100k spans/s.
+   * dense counts cost about 9 KB over three decades of values. Only a slice this busy pays
+   * that, and only until it completes, so the dense slices alive at once are bounded by the
+   * values recorded per slice: at most 3 × 100k spans/s × 10 s / 2048, about 1 500 (14 MB), at
+   * 100k spans/s.
    */
   static final int DENSE_AFTER_VALUES = 2048;
 
@@ -337,7 +338,7 @@ public final class Distribution {
       }
       long sum = counts[index] + count;
       if (sum > Integer.MAX_VALUE) {
-        // As HdrHistogram's IntCountsHistogram, which busy slices used before.
+        // An int count would wrap: fail as HdrHistogram's IntCountsHistogram does.
         throw new IllegalStateException("would overflow integer count");
       }
       counts[index] = (int) sum;
@@ -346,6 +347,10 @@ public final class Distribution {
     /** Adds the current slice to {@code target}: its packed part and its counts. */
     private void addCurrentTo(AbstractHistogram target) {
       target.add(packedSlice);
+      addCountsTo(target);
+    }
+
+    private void addCountsTo(AbstractHistogram target) {
       if (counts != null) {
         for (int index = 0; index < counts.length; index++) {
           if (counts[index] != 0) {
@@ -356,16 +361,9 @@ public final class Distribution {
     }
 
     void advance() {
-      if (counts != null) {
-        // The slice in one histogram, to add and encode: its counts join its packed part.
-        int[] slice = counts;
-        counts = null;
-        for (int index = 0; index < slice.length; index++) {
-          if (slice[index] != 0) {
-            packedSlice.recordValueWithCount(countsIndex.lowestValueAt(index), slice[index]);
-          }
-        }
-      }
+      // The slice in one histogram, to add and encode: its counts join its packed part.
+      addCountsTo(packedSlice);
+      counts = null;
       completed.add(packedSlice);
       completedInWindow.add(packedSlice);
       completedSlices.addLast(encode(packedSlice));
@@ -390,7 +388,8 @@ public final class Distribution {
     long footprintBytes() {
       long bytes = packedSlice.getEstimatedFootprintInBytes()
           + (counts == null ? 0 : 16 + 4L * counts.length)
-          + completed.getEstimatedFootprintInBytes() + completedInWindow.getEstimatedFootprintInBytes();
+          + completed.getEstimatedFootprintInBytes()
+          + completedInWindow.getEstimatedFootprintInBytes();
       for (byte[] slice : completedSlices) {
         bytes += slice.length;
       }
