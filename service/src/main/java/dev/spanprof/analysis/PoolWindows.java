@@ -27,8 +27,8 @@ import java.util.regex.Pattern;
  * each with its open windows and {@code recentWindows} final ones. Only windows that received
  * segments are published: a configured pool that saw no spans has nothing to report.
  *
- * <p>Thread-safe: every method synchronises on this object ({@link #add} only when some pool has a
- * capacity).
+ * <p>Thread-safe: every method synchronises on this object ({@link #add} only when it is given
+ * segments).
  */
 public final class PoolWindows {
 
@@ -75,9 +75,9 @@ public final class PoolWindows {
   public record PoolWindow(String pool, long startNanos, long endNanos, PoolSweep.Figures figures) {}
 
   public void add(List<ChosenSegment> segments) {
-    // Without capacities nothing is analysed: every trace's segments would take the lock that all
-    // analysing threads share, only to be dropped. The maps are not changed after construction.
-    if (exactCapacities.isEmpty() && globCapacities.isEmpty()) {
+    // An analyzer told that no pool has a capacity keeps no segments (TraceAnalyzer): its traces
+    // do not take the lock that all analysing threads share.
+    if (segments.isEmpty()) {
       return;
     }
     synchronized (this) {
