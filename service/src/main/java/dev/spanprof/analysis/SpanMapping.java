@@ -38,6 +38,13 @@ public final class SpanMapping {
   private final int[] poolKeyIndexes;
   /** Per rule, its attributes' indexes in {@link #lookup}. */
   private final int[][] ruleKeyIndexes;
+  /** Every rule's attributes' indexes in {@link #lookup}, each once. */
+  private final int[] allRuleKeyIndexes;
+  /**
+   * Whether no rule looks at the span name: then a span that has none of the rules' attributes
+   * itself takes its state from its kind and its resource alone.
+   */
+  private final boolean rulesIgnoreNames;
   private final int categoryKey;
   private final int coresKey;
   private final int capacityKey;
@@ -63,6 +70,9 @@ public final class SpanMapping {
     this.poolKeyIndexes = indexes(this.poolKeys);
     this.ruleKeyIndexes = this.rules.stream().map(rule -> indexes(rule.attributes()))
         .toArray(int[][]::new);
+    this.allRuleKeyIndexes = Arrays.stream(ruleKeyIndexes).flatMapToInt(Arrays::stream)
+        .distinct().toArray();
+    this.rulesIgnoreNames = this.rules.stream().allMatch(rule -> rule.namePattern() == null);
     this.categoryKey = lookup.indexOf(CATEGORY_ATTRIBUTE);
     this.coresKey = lookup.indexOf(CORES_ATTRIBUTE);
     this.capacityKey = lookup.indexOf(CAPACITY_ATTRIBUTE);
@@ -183,7 +193,30 @@ public final class SpanMapping {
 
     String state(SpanRecord span) {
       at(span);
-      return SpanMapping.this.state(span, this);
+      if (!rulesIgnoreNames || !noneOwn(allRuleKeyIndexes)) {
+        return SpanMapping.this.state(span, this);
+      }
+      // The rules read only the resource's values and the kind: the resource remembers the
+      // state per kind. Threads racing to fill a slot store the same state; a String is safe to
+      // hand over without a lock.
+      String[] states = resourceMapping.statesByKind();
+      int kind = span.kind().ordinal();
+      String state = states[kind];
+      if (state == null) {
+        state = SpanMapping.this.state(span, this);
+        states[kind] = state;
+      }
+      return state;
+    }
+
+    /** Whether the current span's own attributes hold none of {@code keys}. */
+    private boolean noneOwn(int[] keys) {
+      for (int key : keys) {
+        if (ownPositions[key] != KeyLookup.ABSENT) {
+          return false;
+        }
+      }
+      return true;
     }
 
     String category(SpanRecord span, StateDefinition state) {
@@ -227,9 +260,11 @@ public final class SpanMapping {
 
   /**
    * What a resource's attributes give under this mapping, remembered on the resource: its value
-   * of every key, and the ids of its spans.
+   * of every key, the ids of its spans, and by span kind the state of its spans that have none of
+   * the rules' attributes themselves (filled as spans ask; used only when no rule reads the name).
    */
-  record ResourceMapping(SpanMapping mapping, Object[] values, IdCache resourceIds, IdCache poolIds) {}
+  record ResourceMapping(SpanMapping mapping, Object[] values, IdCache resourceIds, IdCache poolIds,
+      String[] statesByKind) {}
 
   private ResourceMapping resourceMapping(SpanResource resource) {
     ResourceMapping known = resource.mapping();
@@ -240,7 +275,8 @@ public final class SpanMapping {
       }
       known = new ResourceMapping(this, values,
           new IdCache(resourceKeys, resourceKeyIndexes, resource.attributes()),
-          new IdCache(poolKeys, poolKeyIndexes, resource.attributes()));
+          new IdCache(poolKeys, poolKeyIndexes, resource.attributes()),
+          new String[SpanKind.values().length]);
       resource.mapping(known);
     }
     return known;
