@@ -291,6 +291,21 @@ class DistributionTest {
   }
 
   @Test
+  void exemplars_aValueAtABoundaryIsInThatBoundarysBucket_aValueAboveItInTheNext() {
+    Distribution distribution = new Distribution(2, 6, BOUNDARIES, 0, 0);
+    TraceId trace = new TraceId(1, 2);
+
+    distribution.record(2_000_000, trace, 1, 0, 0);
+    distribution.record(2_000_001, trace, 2, 0, 0);
+    distribution.record(100_000_000, trace, 3, 0, 0);
+    distribution.record(100_000_001, trace, 4, 0, 0);
+
+    assertThat(distribution.snapshot().exemplars())
+        .extracting(exemplar -> exemplar == null ? null : exemplar.spanId())
+        .containsExactly(1L, 2L, 3L, 4L);
+  }
+
+  @Test
   void exemplars_aBucketsExemplarIsReplacedOnlyOnceItIsASecondOld() {
     Distribution distribution = new Distribution(2, 6, BOUNDARIES, 0, 0);
     TraceId trace = new TraceId(1, 2);
