@@ -1,10 +1,12 @@
 #!/bin/bash
 # Where the machine's CPU goes in the steady state, by process and by thread group: the decode-only
 # sink as next hop, spanprof, and the load generator flat out; per-thread CPU time read from
-# /proc over a 40 s window after a 30 s warm-up. Run from the repository root after
+# /proc over a 40 s window after the warm-up (WARMUP seconds, default 30; 150 reaches the steady
+# state of a 512 MB span store). Run from the repository root after
 # `mvn -B -q install -DskipTests`. spanprof's JVM options besides the heap in SPANPROF_JAVA_OPTS
 # (default: the collector its manifests choose).
 set -euo pipefail
+warmup=${WARMUP:-30}
 jar=bench/target/benchmarks.jar
 java -cp "$jar" dev.spanprof.bench.DecodeOnlySink 4320 > /tmp/spanprof-sink.log 2>&1 &
 sink=$!
@@ -13,14 +15,19 @@ java -Xmx1536m ${SPANPROF_JAVA_OPTS:--XX:+UseParallelGC} -Dspanprof.export.endpo
     -jar service/target/spanprof-all.jar > /tmp/spanprof-service.log 2>&1 &
 service=$!
 trap 'kill $service $sink 2>/dev/null || true' EXIT
-until curl -sf localhost:9464/health/readiness > /dev/null; do sleep 0.3; done
+until curl -sf localhost:9464/health/readiness > /dev/null; do
+  kill -0 "$service" 2> /dev/null || { echo "spanprof did not start: /tmp/spanprof-service.log" >&2; exit 1; }
+  sleep 0.3
+done
 java -cp "$jar" dev.spanprof.bench.LoadGenerator --target=localhost:4317 --streams=4 \
-    --duration=45s --warmup=30s > /tmp/spanprof-generator.out 2>&1 &
+    --duration=45s --warmup="${warmup}s" > /tmp/spanprof-generator.out 2>&1 &
 generator=$!
 
-# One line per thread: "<process> <thread name> <utime+stime ticks>".
+# One line per thread: "<process> <thread name> <utime+stime ticks>"; and one per process, whose
+# ticks include its exited threads' (a thread that ends between the two reads is in no group).
 snapshot() {
   for pid in "$service" "$sink" "$generator"; do
+    echo "$pid =process $(awk '{print $14 + $15}' /proc/"$pid"/stat)"
     for task in /proc/"$pid"/task/*; do
       name=$(tr ' ' _ < "$task/comm" 2>/dev/null) || continue
       ticks=$(awk '{print $14 + $15}' "$task/stat" 2>/dev/null) || continue
@@ -29,7 +36,7 @@ snapshot() {
   done
   head -1 /proc/stat | awk '{s = 0; for (i = 2; i <= NF; i++) s += $i; print "machine all " s}'
 }
-sleep 33 && snapshot > /tmp/spanprof-cpu.0
+sleep $((warmup + 3)) && snapshot > /tmp/spanprof-cpu.0
 sleep 40 && snapshot > /tmp/spanprof-cpu.1
 wait "$generator"
 cat /tmp/spanprof-generator.out
@@ -47,9 +54,12 @@ before, after = load('/tmp/spanprof-cpu.0'), load('/tmp/spanprof-cpu.1')
 used = {key: after[key] - before.get(key, 0) for key in after}
 machine = used.pop(('machine', 'all'))
 for pid in (service, sink, generator):
-    groups = sorted(((v, k[1]) for k, v in used.items() if k[0] == pid), reverse=True)
-    print('%-9s %5.1f %% of the machine' % (names[pid], 100 * sum(v for v, _ in groups) / machine))
+    groups = sorted(((v, k[1]) for k, v in used.items() if k[0] == pid and k[1] != '=process'),
+                    reverse=True)
+    print('%-9s %5.1f %% of the machine' % (names[pid], 100 * used[(pid, '=process')] / machine))
     if pid == service:
         for value, name in groups[:12]:
             print('    %5.1f %%  %s' % (100 * value / machine, name))
+print('the rest  %5.1f %% (idle, other processes)'
+      % (100 - 100 * sum(used[(pid, '=process')] for pid in names) / machine))
 PY
