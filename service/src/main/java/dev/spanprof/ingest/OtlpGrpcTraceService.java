@@ -2,6 +2,7 @@ package dev.spanprof.ingest;
 
 import com.google.rpc.Code;
 import dev.spanprof.config.IngestConfiguration;
+import dev.spanprof.ingest.IngestListener.RequestRejection;
 import io.grpc.BindableService;
 import io.grpc.ServerServiceDefinition;
 import io.grpc.protobuf.StatusProto;
@@ -19,18 +20,21 @@ import java.time.Duration;
  * decoded by {@link TraceIngest}, so a body that is not protobuf gets INVALID_ARGUMENT with the
  * decoder's message instead of the generic INTERNAL a generated stub would answer. Oversized
  * messages never reach this class: gRPC's deframer refuses them with RESOURCE_EXHAUSTED beyond
- * {@code spanprof.ingest.max-message-size}. Statuses follow the OTLP specification:
+ * {@code spanprof.ingest.max-message-size}. Compressed ones that expand beyond it, or do not
+ * decompress, arrive refused ({@link ReceivedBody#refusal}). Statuses follow the OTLP specification:
  * RESOURCE_EXHAUSTED carries {@code RetryInfo} only when a retry can succeed.
  */
 @Singleton
 final class OtlpGrpcTraceService implements BindableService {
 
   private final TraceIngest ingest;
+  private final IngestListener listener;
   private final Duration retryAfter;
   private final RequestBodies bodies = new RequestBodies();
 
-  OtlpGrpcTraceService(TraceIngest ingest, IngestConfiguration configuration) {
+  OtlpGrpcTraceService(TraceIngest ingest, IngestListener listener, IngestConfiguration configuration) {
     this.ingest = ingest;
+    this.listener = listener;
     this.retryAfter = configuration.getRetryAfter();
   }
 
@@ -42,6 +46,14 @@ final class OtlpGrpcTraceService implements BindableService {
   }
 
   private void export(ReceivedBody body, StreamObserver<ExportTraceServiceResponse> responses) {
+    if (body.refusal() != null) {
+      listener.onRequestRejected(Transport.GRPC, body.refusal());
+      Code code = body.refusal() == RequestRejection.TOO_LARGE
+          ? Code.RESOURCE_EXHAUSTED : Code.INVALID_ARGUMENT;
+      responses.onError(StatusProto.toStatusRuntimeException(
+          OtlpResponses.status(code, body.refusalMessage(), null)));
+      return;
+    }
     IngestResult result;
     try {
       result = ingest.exportProtobuf(body.bytes(), body.length(), Transport.GRPC);

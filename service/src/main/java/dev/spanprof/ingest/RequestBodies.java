@@ -1,14 +1,17 @@
 package dev.spanprof.ingest;
 
+import dev.spanprof.ingest.IngestListener.RequestRejection;
 import io.grpc.KnownLength;
 import io.grpc.MethodDescriptor;
+import io.grpc.Status;
+import io.grpc.StatusRuntimeException;
 import io.grpc.protobuf.ProtoUtils;
 import io.opentelemetry.proto.collector.trace.v1.ExportTraceServiceResponse;
 import io.opentelemetry.proto.collector.trace.v1.TraceServiceGrpc;
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.UncheckedIOException;
 import java.util.Arrays;
+import java.util.Objects;
 import java.util.concurrent.ArrayBlockingQueue;
 
 /**
@@ -46,12 +49,18 @@ final class RequestBodies implements MethodDescriptor.Marshaller<ReceivedBody> {
   /**
    * The body, read to its end. gRPC's stream of an uncompressed message knows its length, so the
    * array fits at once; otherwise it doubles as needed.
+   *
+   * <p>A compressed message is decompressed as it is read here, on the call's thread, and gRPC
+   * enforces the size limit on what it expands to while it is read. Thrown out of this method,
+   * that limit's RESOURCE_EXHAUSTED, or a decompressor's error, would end the call as UNKNOWN
+   * ("Application error processing RPC"), uncounted; so the body is returned refused instead.
    */
   @Override
   public ReceivedBody parse(InputStream stream) {
+    byte[] buffer = null;
     try (stream) {
       int knownBytes = stream instanceof KnownLength ? stream.available() : 0;
-      byte[] buffer = take(Math.max(knownBytes, 1));
+      buffer = take(Math.max(knownBytes, 1));
       int length = 0;
       while (true) {
         int read = stream.read(buffer, length, buffer.length - length);
@@ -71,8 +80,16 @@ final class RequestBodies implements MethodDescriptor.Marshaller<ReceivedBody> {
           buffer[length++] = (byte) next;
         }
       }
+    } catch (StatusRuntimeException e) {
+      give(buffer);
+      Status status = e.getStatus();
+      return ReceivedBody.refused(status.getCode() == Status.Code.RESOURCE_EXHAUSTED
+              ? RequestRejection.TOO_LARGE : RequestRejection.MALFORMED,
+          Objects.toString(status.getDescription(), status.getCode().toString()));
     } catch (IOException e) {
-      throw new UncheckedIOException(e);
+      give(buffer);
+      return ReceivedBody.refused(RequestRejection.MALFORMED,
+          "the request's compressed bytes do not decompress: " + e.getMessage());
     }
   }
 
@@ -91,7 +108,7 @@ final class RequestBodies implements MethodDescriptor.Marshaller<ReceivedBody> {
   }
 
   void give(byte[] buffer) {
-    if (buffer.length <= MAX_POOLED_BYTES) {
+    if (buffer != null && buffer.length <= MAX_POOLED_BYTES) {
       free.offer(buffer);
     }
   }
