@@ -1,5 +1,6 @@
 package dev.spanprof.bench;
 
+import dev.spanprof.ingest.ZstdDecompressor;
 import io.grpc.BindableService;
 import io.grpc.Server;
 import io.grpc.ServerServiceDefinition;
@@ -16,7 +17,8 @@ import java.util.concurrent.atomic.LongAdder;
 
 /**
  * The physical limit to compare spanprof with: an OTLP/gRPC server on the same stack (grpc-java
- * on Netty, requests taken as bytes) that parses each request and discards it.
+ * on Netty, requests taken as bytes, gzip or zstd as spanprof takes them) that parses each request
+ * and discards it.
  */
 public final class DecodeOnlySink implements AutoCloseable {
 
@@ -45,6 +47,7 @@ public final class DecodeOnlySink implements AutoCloseable {
         .build();
     server = NettyServerBuilder.forPort(port)
         .maxInboundMessageSize(16 * 1024 * 1024)
+        .decompressorRegistry(ZstdDecompressor.registry())
         .addService(service)
         .build()
         .start();

@@ -11,6 +11,7 @@ import dev.spanprof.assembly.Completion;
 import dev.spanprof.assembly.TraceAssembler;
 import dev.spanprof.assembly.TraceSink;
 import dev.spanprof.bench.Workload;
+import dev.spanprof.config.ExportConfiguration.Compression;
 import dev.spanprof.ingest.BenchSpans;
 import dev.spanprof.profile.DistributionService;
 import dev.spanprof.profile.ProfileConsumer;
@@ -101,7 +102,7 @@ public class EndToEndBenchmark {
       Slab.release(trace.spans());
     }
     completed.clear();
-    try (OutputStream gzip = Gzip.stream(compressed, GZIP_LEVEL)) {
+    try (OutputStream gzip = Compressors.stream(Compression.GZIP, GZIP_LEVEL, compressed)) {
       ExportRequest.of(entries).writeTo(gzip);
     }
     ExportEntry.release(entries);

@@ -31,6 +31,25 @@ public final class ExportConfiguration {
   /** When spans are sent: after analysis with attributes added, or at once as received. */
   public enum Mode { ENRICHED, PASSTHROUGH }
 
+  /**
+   * How requests are compressed. zstd, which the Collector's OTLP receivers take as gzip's
+   * alternative, costs less than half of gzip's CPU at level 1 for smaller output (BENCHMARKS.md).
+   */
+  public enum Compression {
+    NONE(0), GZIP(9), ZSTD(22);
+
+    private final int maxLevel;
+
+    Compression(int maxLevel) {
+      this.maxLevel = maxLevel;
+    }
+
+    /** The name both gRPC's message encoding and HTTP's Content-Encoding use. */
+    public String encoding() {
+      return name().toLowerCase(Locale.ROOT);
+    }
+  }
+
   private String endpoint = "";
   private String protocol = "grpc";
   private Map<String, String> headers = new LinkedHashMap<>();
@@ -77,7 +96,7 @@ public final class ExportConfiguration {
     this.headers = headers;
   }
 
-  /** {@code gzip} or {@code none}. */
+  /** {@code gzip}, {@code zstd} or {@code none}. */
   public String getCompression() {
     return compression;
   }
@@ -86,7 +105,7 @@ public final class ExportConfiguration {
     this.compression = compression;
   }
 
-  /** The gzip level, 1 (fastest) to 9 (smallest). */
+  /** The level, 1 (fastest) to 9 (smallest) for gzip, to 22 for zstd. */
   public int getCompressionLevel() {
     return compressionLevel;
   }
@@ -231,24 +250,26 @@ public final class ExportConfiguration {
     };
   }
 
-  /** The gzip level to compress with, checked; 0 when compression is off. */
-  public int gzipLevel() {
-    if (!gzip()) {
+  /** The level to compress with, checked against the compression's range; 0 when it is off. */
+  public int compressionLevelValue() {
+    Compression compression = compressionValue();
+    if (compression == Compression.NONE) {
       return 0;
     }
-    if (compressionLevel < 1 || compressionLevel > 9) {
-      throw new IllegalArgumentException(
-          PREFIX + ".compression-level must be 1 to 9, got " + compressionLevel);
+    if (compressionLevel < 1 || compressionLevel > compression.maxLevel) {
+      throw new IllegalArgumentException(PREFIX + ".compression-level must be 1 to "
+          + compression.maxLevel + " for " + compression.encoding() + ", got " + compressionLevel);
     }
     return compressionLevel;
   }
 
-  public boolean gzip() {
+  public Compression compressionValue() {
     return switch (compression.trim().toLowerCase(Locale.ROOT)) {
-      case "gzip" -> true;
-      case "none", "" -> false;
+      case "gzip" -> Compression.GZIP;
+      case "zstd" -> Compression.ZSTD;
+      case "none", "" -> Compression.NONE;
       default -> throw new IllegalArgumentException(
-          PREFIX + ".compression must be gzip or none, got '" + compression + "'");
+          PREFIX + ".compression must be gzip, zstd or none, got '" + compression + "'");
     };
   }
 }

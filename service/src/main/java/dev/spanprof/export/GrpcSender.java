@@ -3,6 +3,7 @@ package dev.spanprof.export;
 import com.google.protobuf.InvalidProtocolBufferException;
 import com.google.rpc.RetryInfo;
 import dev.spanprof.config.ExportConfiguration;
+import dev.spanprof.config.ExportConfiguration.Compression;
 import io.grpc.CallOptions;
 import io.grpc.Channel;
 import io.grpc.ChannelCredentials;
@@ -43,16 +44,17 @@ final class GrpcSender implements OtlpSender {
   private final ManagedChannel channel;
   private final Channel intercepted;
   private final Duration timeout;
-  private final boolean gzip;
+  private final Compression compression;
 
   GrpcSender(URI endpoint, ExportConfiguration configuration) {
     boolean tls = "https".equalsIgnoreCase(endpoint.getScheme()) && !configuration.isInsecure();
     ChannelCredentials credentials = tls ? credentials(configuration) : InsecureChannelCredentials.create();
     int port = endpoint.getPort() > 0 ? endpoint.getPort() : (tls ? 443 : 4317);
-    int gzipLevel = configuration.gzipLevel();
+    this.compression = configuration.compressionValue();
+    int level = configuration.compressionLevelValue();
     CompressorRegistry compressors = CompressorRegistry.newEmptyInstance();
-    if (gzipLevel > 0) {
-      compressors.register(Gzip.grpc(gzipLevel));
+    if (compression != Compression.NONE) {
+      compressors.register(Compressors.grpc(compression, level));
     }
     this.channel = Grpc.newChannelBuilderForAddress(endpoint.getHost(), port, credentials)
         .compressorRegistry(compressors)
@@ -62,7 +64,6 @@ final class GrpcSender implements OtlpSender {
         headers.put(Metadata.Key.of(name.toLowerCase(Locale.ROOT), Metadata.ASCII_STRING_MARSHALLER), value));
     this.intercepted = ClientInterceptors.intercept(channel, MetadataUtils.newAttachHeadersInterceptor(headers));
     this.timeout = configuration.getTimeout();
-    this.gzip = gzipLevel > 0;
   }
 
   private static ChannelCredentials credentials(ExportConfiguration configuration) {
@@ -84,8 +85,8 @@ final class GrpcSender implements OtlpSender {
   @Override
   public SendResult send(ExportRequest request) {
     CallOptions options = CallOptions.DEFAULT.withDeadlineAfter(timeout.toNanos(), TimeUnit.NANOSECONDS);
-    if (gzip) {
-      options = options.withCompression("gzip");
+    if (compression != Compression.NONE) {
+      options = options.withCompression(compression.encoding());
     }
     try {
       ExportTraceServiceResponse response =

@@ -3,6 +3,7 @@ package dev.spanprof.export;
 import com.google.protobuf.InvalidProtocolBufferException;
 import com.google.protobuf.util.JsonFormat;
 import dev.spanprof.config.ExportConfiguration;
+import dev.spanprof.config.ExportConfiguration.Compression;
 import dev.spanprof.ingest.OtlpJson;
 import io.opentelemetry.proto.collector.trace.v1.ExportTraceServiceRequest;
 import io.opentelemetry.proto.collector.trace.v1.ExportTraceServiceResponse;
@@ -29,7 +30,8 @@ final class HttpSender implements OtlpSender {
   private final HttpClient client;
   private final URI uri;
   private final boolean json;
-  private final int gzipLevel;
+  private final Compression compression;
+  private final int compressionLevel;
   private final Duration timeout;
   private final ExportConfiguration configuration;
 
@@ -42,7 +44,9 @@ final class HttpSender implements OtlpSender {
     }
     this.client = builder.build();
     this.json = json;
-    this.gzipLevel = configuration.gzipLevel();
+    this.compression = configuration.compressionValue();
+    this.compressionLevel = configuration.compressionLevelValue();
+    Compressors.requireNative(compression);
     this.timeout = configuration.getTimeout();
     this.configuration = configuration;
   }
@@ -59,8 +63,8 @@ final class HttpSender implements OtlpSender {
         .timeout(timeout)
         .header("Content-Type", json ? "application/json" : "application/x-protobuf")
         .POST(HttpRequest.BodyPublishers.ofByteArray(body));
-    if (gzipLevel > 0) {
-      post.header("Content-Encoding", "gzip");
+    if (compression != Compression.NONE) {
+      post.header("Content-Encoding", compression.encoding());
     }
     configuration.getHeaders().forEach(post::header);
     HttpResponse<byte[]> response;
@@ -116,14 +120,16 @@ final class HttpSender implements OtlpSender {
   private byte[] body(ExportRequest request) throws IOException {
     if (json) {
       byte[] encoded = OtlpJson.encode(ExportTraceServiceRequest.parseFrom(request.toByteArray()));
-      return gzipLevel > 0 ? gzip(encoded.length, out -> out.write(encoded)) : encoded;
+      return compression == Compression.NONE
+          ? encoded : compressed(encoded.length, out -> out.write(encoded));
     }
-    return gzipLevel > 0 ? gzip(request.size(), request::writeTo) : request.toByteArray();
+    return compression == Compression.NONE
+        ? request.toByteArray() : compressed(request.size(), request::writeTo);
   }
 
-  private byte[] gzip(int sizeBytes, Body body) throws IOException {
+  private byte[] compressed(int sizeBytes, Body body) throws IOException {
     ByteArrayOutputStream out = new ByteArrayOutputStream(sizeBytes / 4 + 64);
-    try (OutputStream zip = Gzip.stream(out, gzipLevel)) {
+    try (OutputStream zip = Compressors.stream(compression, compressionLevel, out)) {
       body.writeTo(zip);
     }
     return out.toByteArray();

@@ -13,7 +13,8 @@ import jakarta.inject.Singleton;
 
 /**
  * Applies {@code spanprof.ingest.max-message-size} to the gRPC server, whose own default (4 MiB)
- * is below what OTLP senders batch, and counts what that limit refuses.
+ * is below what OTLP senders batch, and counts what that limit refuses. The limit holds for
+ * messages after decompression, zstd (added here) as gzip.
  *
  * <p>Beyond the limit gRPC's deframer answers RESOURCE_EXHAUSTED ("gRPC message exceeds maximum
  * size …") before any spanprof code runs, so the refusal is seen where gRPC reports every stream's
@@ -37,6 +38,7 @@ final class GrpcServerLimits implements BeanCreatedEventListener<ServerBuilder<?
   public ServerBuilder<?> onCreated(BeanCreatedEvent<ServerBuilder<?>> event) {
     return event.getBean()
         .maxInboundMessageSize(maxMessageSize)
+        .decompressorRegistry(ZstdDecompressor.registry())
         .addStreamTracerFactory(new ServerStreamTracer.Factory() {
           @Override
           public ServerStreamTracer newServerStreamTracer(String fullMethodName, Metadata headers) {

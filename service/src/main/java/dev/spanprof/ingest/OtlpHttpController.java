@@ -16,9 +16,11 @@ import io.micronaut.http.annotation.Controller;
 import io.micronaut.http.annotation.Header;
 import io.micronaut.http.annotation.Post;
 import java.time.Duration;
+import java.util.Locale;
 
 /**
- * OTLP/HTTP {@code POST /v1/traces} on the HTTP port (4318), protobuf or JSON, optionally gzip.
+ * OTLP/HTTP {@code POST /v1/traces} on the HTTP port (4318), protobuf or JSON, optionally gzip or
+ * zstd.
  *
  * <p>Responses follow the OTLP/HTTP specification: 200 with {@code ExportTraceServiceResponse}
  * (and {@code partial_success} for rejected spans), 400 for undecodable bodies, 413 for bodies or
@@ -58,22 +60,22 @@ final class OtlpHttpController {
               + MediaType.APPLICATION_JSON + ", got '" + contentType + "'", null);
     }
     byte[] payload = body == null ? new byte[0] : body;
-    String encoding = contentEncoding == null ? "" : contentEncoding.trim();
-    if ("gzip".equalsIgnoreCase(encoding)) {
+    String encoding = contentEncoding == null ? "" : contentEncoding.trim().toLowerCase(Locale.ROOT);
+    if (BodyDecompression.decompresses(encoding)) {
       try {
-        payload = Gzip.decompress(payload, maxMessageSize);
-      } catch (Gzip.TooLargeException e) {
+        payload = BodyDecompression.decompress(encoding, payload, maxMessageSize);
+      } catch (BodyDecompression.TooLargeException e) {
         listener.onRequestRejected(Transport.HTTP, RequestRejection.TOO_LARGE);
         return error(HttpStatus.REQUEST_ENTITY_TOO_LARGE, json, Code.RESOURCE_EXHAUSTED,
             e.getMessage(), null);
-      } catch (Gzip.InvalidException e) {
+      } catch (BodyDecompression.InvalidException e) {
         listener.onRequestRejected(Transport.HTTP, RequestRejection.MALFORMED);
         return error(HttpStatus.BAD_REQUEST, json, Code.INVALID_ARGUMENT, e.getMessage(), null);
       }
-    } else if (!encoding.isEmpty() && !"identity".equalsIgnoreCase(encoding)) {
+    } else if (!encoding.isEmpty() && !"identity".equals(encoding)) {
       listener.onRequestRejected(Transport.HTTP, RequestRejection.UNSUPPORTED_MEDIA_TYPE);
       return error(HttpStatus.UNSUPPORTED_MEDIA_TYPE, json, Code.INVALID_ARGUMENT,
-          "Content-Encoding must be gzip or identity, got '" + contentEncoding + "'", null);
+          "Content-Encoding must be gzip, zstd or identity, got '" + contentEncoding + "'", null);
     }
     IngestResult result = json
         ? ingest.exportJson(payload, Transport.HTTP)

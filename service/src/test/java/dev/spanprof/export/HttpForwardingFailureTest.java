@@ -48,13 +48,16 @@ class HttpForwardingFailureTest implements TestPropertyProvider {
     return Map.of(
         "spanprof.export.endpoint", "http://localhost:" + receiver.port(),
         "spanprof.export.protocol", "http/protobuf",
+        "spanprof.export.compression", "none",
         "spanprof.export.flush-interval", "10ms",
         "spanprof.export.initial-backoff", "1s",
         "spanprof.export.max-elapsed", "60s");
   }
 
+  /** Uncompressed here, as the other OTLP/HTTP tests compress with gzip and zstd. */
   @AfterAll
-  void stopReceiver() {
+  void everyRequestWasUncompressed_thenStopReceiver() {
+    assertThat(receiver.contentEncodings()).containsOnly("identity");
     receiver.close();
   }
 

@@ -11,7 +11,7 @@ import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.TestInstance;
 
-/** Forwarding over OTLP/HTTP with protobuf bodies, uncompressed. */
+/** Forwarding over OTLP/HTTP with protobuf bodies, zstd. */
 @MicronautTest
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 @Property(name = "test.time", value = "manual")
@@ -27,13 +27,14 @@ class HttpProtobufForwardingTest extends ForwardingContract implements TestPrope
     return Map.of(
         "spanprof.export.endpoint", "http://localhost:" + receiver.port(),
         "spanprof.export.protocol", "http/protobuf",
-        "spanprof.export.compression", "none",
+        "spanprof.export.compression", "zstd",
         "spanprof.export.flush-interval", "10ms");
   }
 
   @AfterAll
-  void everyRequestWasProtobuf() {
+  void everyRequestWasZstdProtobuf() {
     assertThat(((HttpOtlpReceiver) receiver).contentTypes()).isNotEmpty()
         .containsOnly("application/x-protobuf");
+    assertThat(((HttpOtlpReceiver) receiver).contentEncodings()).containsOnly("zstd");
   }
 }

@@ -3,12 +3,16 @@ package dev.spanprof.ingest;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
+import com.github.luben.zstd.ZstdOutputStream;
 import com.google.protobuf.ByteString;
 import dev.spanprof.analysis.TraceId;
 import dev.spanprof.testing.Meters;
 import dev.spanprof.testing.Otlp;
 import dev.spanprof.testing.Ports;
 import io.grpc.CallOptions;
+import io.grpc.Codec;
+import io.grpc.Compressor;
+import io.grpc.CompressorRegistry;
 import io.grpc.ManagedChannel;
 import io.grpc.MethodDescriptor;
 import io.grpc.Status;
@@ -27,7 +31,9 @@ import io.opentelemetry.proto.collector.trace.v1.ExportTraceServiceResponse;
 import io.opentelemetry.proto.collector.trace.v1.TraceServiceGrpc;
 import jakarta.inject.Inject;
 import java.io.ByteArrayInputStream;
+import java.io.IOException;
 import java.io.InputStream;
+import java.io.OutputStream;
 import java.util.Arrays;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
@@ -57,15 +63,50 @@ class OtlpGrpcTraceServiceTest {
               io.grpc.protobuf.ProtoUtils.marshaller(ExportTraceServiceResponse.getDefaultInstance()))
           .build();
 
+  /** zstd as the Collector's OTLP exporter sends it with {@code compression: zstd}. */
+  private static final Compressor ZSTD = new Compressor() {
+    @Override
+    public String getMessageEncoding() {
+      return "zstd";
+    }
+
+    @Override
+    public OutputStream compress(OutputStream out) throws IOException {
+      return new ZstdOutputStream(out, 1);
+    }
+  };
+
+  /** Names its bytes zstd but leaves them as they are, as a broken client would. */
+  private static final Compressor FALSE_ZSTD = new Compressor() {
+    @Override
+    public String getMessageEncoding() {
+      return "zstd";
+    }
+
+    @Override
+    public OutputStream compress(OutputStream out) {
+      return out;
+    }
+  };
+
   @Inject ApplicationContext context;
   @Inject MeterRegistry registry;
   private ManagedChannel channel;
 
   @BeforeEach
   void connect() {
-    channel = NettyChannelBuilder.forAddress("localhost", Ports.of(context).grpc())
+    channel = connect(ZSTD);
+  }
+
+  /** A channel that compresses with gzip and with the given compressor. */
+  private ManagedChannel connect(Compressor compressor) {
+    CompressorRegistry compressors = CompressorRegistry.newEmptyInstance();
+    compressors.register(new Codec.Gzip());
+    compressors.register(compressor);
+    return NettyChannelBuilder.forAddress("localhost", Ports.of(context).grpc())
         .usePlaintext()
         .maxInboundMessageSize(64 * 1024 * 1024)
+        .compressorRegistry(compressors)
         .build();
   }
 
@@ -134,6 +175,67 @@ class OtlpGrpcTraceServiceTest {
     assertThat(new Meters(registry)
         .count("spanprof.refused.spans", "transport", "grpc", "reason", "invalid") - before)
         .isEqualTo(1);
+  }
+
+  @Test
+  void export_zstdCompressed_ok_andEverySpanReceived() {
+    Meters meters = new Meters(registry);
+    double before = meters.count("spanprof.received.spans", "transport", "grpc");
+
+    ExportTraceServiceResponse response = TraceServiceGrpc.newBlockingStub(channel)
+        .withCompression("zstd")
+        .export(Otlp.request("shop", Otlp.span(new TraceId(7, 7), 1), Otlp.span(new TraceId(7, 7), 2)));
+
+    assertThat(response).isEqualTo(ExportTraceServiceResponse.getDefaultInstance());
+    assertThat(meters.count("spanprof.received.spans", "transport", "grpc") - before).isEqualTo(2);
+  }
+
+  @Test
+  void export_zstdExpandingPast16MiB_resourceExhaustedWithMessageAndCounted() {
+    assertCompressedBombRefused("zstd");
+  }
+
+  @Test
+  void export_gzipExpandingPast16MiB_resourceExhaustedWithMessageAndCounted() {
+    assertCompressedBombRefused("gzip");
+  }
+
+  @Test
+  void export_zstdEncodingButPlainBytes_invalidArgumentWithMessageAndCounted() {
+    double before = rejected("malformed");
+    byte[] plain = Otlp.request("shop", Otlp.span(new TraceId(8, 8), 1)).toByteArray();
+
+    ManagedChannel falseZstd = connect(FALSE_ZSTD);
+    StatusRuntimeException error;
+    try {
+      error = catchThrowableOfType(StatusRuntimeException.class, () -> ClientCalls.blockingUnaryCall(
+          falseZstd, RAW_EXPORT, CallOptions.DEFAULT.withCompression("zstd"), plain));
+    } finally {
+      falseZstd.shutdownNow();
+    }
+
+    assertThat(error.getStatus().getCode()).isEqualTo(Status.Code.INVALID_ARGUMENT);
+    assertThat(error.getStatus().getDescription())
+        .startsWith("the request's compressed bytes do not decompress");
+    assertThat(rejected("malformed") - before).isEqualTo(1);
+    export_validRequest_ok();
+  }
+
+  /**
+   * gRPC finds the limit broken only while the message is decompressed, after the call has
+   * started: the refusal must still be RESOURCE_EXHAUSTED, named and counted.
+   */
+  private void assertCompressedBombRefused(String encoding) {
+    double before = rejected("too_large");
+
+    StatusRuntimeException error = catchThrowableOfType(StatusRuntimeException.class,
+        () -> ClientCalls.blockingUnaryCall(channel, RAW_EXPORT, CallOptions.DEFAULT.withCompression(encoding),
+            new byte[20 * 1024 * 1024]));
+
+    assertThat(error.getStatus().getCode()).isEqualTo(Status.Code.RESOURCE_EXHAUSTED);
+    assertThat(error.getStatus().getDescription()).contains("exceeds maximum size 16777216");
+    assertThat(rejected("too_large") - before).isEqualTo(1);
+    export_validRequest_ok();
   }
 
   @Test

@@ -2,6 +2,7 @@ package dev.spanprof.ingest;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.github.luben.zstd.Zstd;
 import com.google.protobuf.util.JsonFormat;
 import com.google.rpc.Code;
 import com.google.rpc.Status;
@@ -244,6 +245,53 @@ class OtlpHttpControllerTest {
 
     assertThat(response.statusCode()).isEqualTo(200);
     assertThat(meters.count("spanprof.received.spans", "transport", "http") - before).isEqualTo(1);
+  }
+
+  @Test
+  void post_zstdProtobuf_accepted_andCountedAsReceived() throws Exception {
+    Meters meters = new Meters(registry);
+    double before = meters.count("spanprof.received.spans", "transport", "http");
+    byte[] body = Otlp.request("shop", Otlp.span(new TraceId(11, 11), 1), Otlp.span(new TraceId(11, 11), 2))
+        .toByteArray();
+
+    HttpResponse<byte[]> response = post(PROTOBUF, "zstd", Zstd.compress(body, 1));
+
+    assertThat(response.statusCode()).isEqualTo(200);
+    assertThat(meters.count("spanprof.received.spans", "transport", "http") - before).isEqualTo(2);
+  }
+
+  @Test
+  void post_zstdExpandingPast16MiB_413() throws Exception {
+    byte[] bomb = Zstd.compress(new byte[20 * 1024 * 1024], 1);
+    assertThat(bomb.length).isLessThan(100_000);
+
+    HttpResponse<byte[]> response = post(PROTOBUF, "zstd", bomb);
+
+    assertThat(response.statusCode()).isEqualTo(413);
+    assertThat(Status.parseFrom(response.body()).getMessage()).contains("when decompressed");
+  }
+
+  @Test
+  void post_zstdHeaderButPlainBody_400() throws Exception {
+    byte[] body = Otlp.request("shop", Otlp.span(new TraceId(5, 5), 1)).toByteArray();
+
+    HttpResponse<byte[]> response = post(PROTOBUF, "zstd", body);
+
+    assertThat(response.statusCode()).isEqualTo(400);
+    assertThat(Status.parseFrom(response.body()).getMessage()).startsWith("the body is not valid zstd");
+  }
+
+  @Test
+  void post_unknownContentEncoding_415NamingTheEncodingsTaken() throws Exception {
+    double before = rejected("unsupported_media_type");
+    byte[] body = Otlp.request("shop", Otlp.span(new TraceId(6, 6), 1)).toByteArray();
+
+    HttpResponse<byte[]> response = post(PROTOBUF, "br", body);
+
+    assertThat(response.statusCode()).isEqualTo(415);
+    assertThat(Status.parseFrom(response.body()).getMessage())
+        .isEqualTo("Content-Encoding must be gzip, zstd or identity, got 'br'");
+    assertThat(rejected("unsupported_media_type") - before).isEqualTo(1);
   }
 
   private void assertStillServing() throws Exception {

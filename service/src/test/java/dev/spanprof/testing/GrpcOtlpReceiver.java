@@ -1,5 +1,6 @@
 package dev.spanprof.testing;
 
+import dev.spanprof.ingest.ZstdDecompressor;
 import io.grpc.Grpc;
 import io.grpc.InsecureServerCredentials;
 import io.grpc.Metadata;
@@ -42,6 +43,7 @@ public final class GrpcOtlpReceiver extends RecordingReceiver {
 
   private GrpcOtlpReceiver(ServerCredentials credentials) throws IOException {
     server = Grpc.newServerBuilderForPort(0, credentials)
+        .decompressorRegistry(ZstdDecompressor.registry())
         .addService(new TraceServiceGrpc.TraceServiceImplBase() {
           @Override
           public void export(ExportTraceServiceRequest request,
@@ -100,7 +102,7 @@ public final class GrpcOtlpReceiver extends RecordingReceiver {
     return server.getPort();
   }
 
-  /** The message encodings (compression) of the requests so far: "gzip", "identity". */
+  /** The message encodings (compression) of the requests so far: "gzip", "zstd", "identity". */
   public Set<String> encodings() {
     return Set.copyOf(encodings);
   }

@@ -1,5 +1,6 @@
 package dev.spanprof.testing;
 
+import com.github.luben.zstd.ZstdInputStream;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 import dev.spanprof.ingest.OtlpTestSpans;
@@ -17,12 +18,13 @@ import java.util.zip.GZIPInputStream;
 
 /**
  * The next hop for OTLP/HTTP forwarding tests: {@code POST /v1/traces}, protobuf or JSON,
- * optionally gzip; keeps each request and the content types it came with.
+ * optionally gzip or zstd; keeps each request and the content types and encodings it came with.
  */
 public final class HttpOtlpReceiver extends RecordingReceiver {
 
   private final HttpServer server;
   private final List<String> contentTypes = new ArrayList<>();
+  private final List<String> contentEncodings = new ArrayList<>();
   private volatile Function<ExportTraceServiceRequest, Answer> answer = request -> null;
 
   /** A non-default answer: a status, a Retry-After (or null) and a protobuf response body. */
@@ -37,8 +39,13 @@ public final class HttpOtlpReceiver extends RecordingReceiver {
   private void handle(HttpExchange exchange) throws IOException {
     try (exchange) {
       byte[] body = exchange.getRequestBody().readAllBytes();
-      if ("gzip".equals(exchange.getRequestHeaders().getFirst("Content-Encoding"))) {
+      String contentEncoding = exchange.getRequestHeaders().getFirst("Content-Encoding");
+      if ("gzip".equals(contentEncoding)) {
         try (InputStream in = new GZIPInputStream(new ByteArrayInputStream(body))) {
+          body = in.readAllBytes();
+        }
+      } else if ("zstd".equals(contentEncoding)) {
+        try (InputStream in = new ZstdInputStream(new ByteArrayInputStream(body))) {
           body = in.readAllBytes();
         }
       }
@@ -56,6 +63,7 @@ public final class HttpOtlpReceiver extends RecordingReceiver {
       }
       synchronized (this) {
         contentTypes.add(contentType);
+        contentEncodings.add(contentEncoding == null ? "identity" : contentEncoding);
       }
       record(request);
       if (special != null) {
@@ -89,6 +97,10 @@ public final class HttpOtlpReceiver extends RecordingReceiver {
 
   public synchronized List<String> contentTypes() {
     return List.copyOf(contentTypes);
+  }
+
+  public synchronized List<String> contentEncodings() {
+    return List.copyOf(contentEncodings);
   }
 
   @Override
