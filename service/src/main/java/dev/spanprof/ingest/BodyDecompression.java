@@ -1,5 +1,6 @@
 package dev.spanprof.ingest;
 
+import com.github.luben.zstd.RecyclingBufferPool;
 import com.github.luben.zstd.ZstdInputStreamNoFinalizer;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
@@ -41,7 +42,9 @@ final class BodyDecompression {
   }
 
   private static InputStream open(String encoding, InputStream compressed) throws IOException {
-    return "gzip".equals(encoding) ? new GZIPInputStream(compressed) : new ZstdInputStreamNoFinalizer(compressed);
+    return "gzip".equals(encoding)
+        ? new GZIPInputStream(compressed)
+        : new ZstdInputStreamNoFinalizer(compressed, RecyclingBufferPool.INSTANCE);
   }
 
   static final class TooLargeException extends Exception {

@@ -17,14 +17,17 @@ import jakarta.inject.Singleton;
  * messages after decompression, zstd (added here) as gzip.
  *
  * <p>Beyond the limit gRPC's deframer answers RESOURCE_EXHAUSTED ("gRPC message exceeds maximum
- * size …") before any spanprof code runs, so the refusal is seen where gRPC reports every stream's
- * final status: a {@link ServerStreamTracer} on the OTLP export method.
+ * size …") before any spanprof code runs, as gRPC answers UNIMPLEMENTED to an encoding it cannot
+ * decompress, so those refusals are seen where gRPC reports every stream's final status: a
+ * {@link ServerStreamTracer} on the OTLP export method.
  */
 @Singleton
 final class GrpcServerLimits implements BeanCreatedEventListener<ServerBuilder<?>> {
 
   /** The start of grpc-java's description for an oversized message (MessageDeframer). */
   private static final String OVERSIZE = "gRPC message exceeds maximum size";
+  /** The start of grpc-java's description for a {@code grpc-encoding} it has no decompressor for. */
+  private static final String UNKNOWN_ENCODING = "Can't find decompressor for";
 
   private final int maxMessageSize;
   private final IngestListener listener;
@@ -43,20 +46,25 @@ final class GrpcServerLimits implements BeanCreatedEventListener<ServerBuilder<?
           @Override
           public ServerStreamTracer newServerStreamTracer(String fullMethodName, Metadata headers) {
             return TraceServiceGrpc.getExportMethod().getFullMethodName().equals(fullMethodName)
-                ? new OversizeCounter() : NOOP;
+                ? new RefusalCounter() : NOOP;
           }
         });
   }
 
   private static final ServerStreamTracer NOOP = new ServerStreamTracer() {};
 
-  private final class OversizeCounter extends ServerStreamTracer {
+  private final class RefusalCounter extends ServerStreamTracer {
     @Override
     public void streamClosed(Status status) {
       String description = status.getDescription();
-      if (status.getCode() == Status.Code.RESOURCE_EXHAUSTED
-          && description != null && description.startsWith(OVERSIZE)) {
+      if (description == null) {
+        return;
+      }
+      if (status.getCode() == Status.Code.RESOURCE_EXHAUSTED && description.startsWith(OVERSIZE)) {
         listener.onRequestRejected(Transport.GRPC, RequestRejection.TOO_LARGE);
+      } else if (status.getCode() == Status.Code.UNIMPLEMENTED
+          && description.startsWith(UNKNOWN_ENCODING)) {
+        listener.onRequestRejected(Transport.GRPC, RequestRejection.UNSUPPORTED_MEDIA_TYPE);
       }
     }
   }

@@ -1,5 +1,6 @@
 package dev.spanprof.ingest;
 
+import com.github.luben.zstd.RecyclingBufferPool;
 import com.github.luben.zstd.ZstdInputStreamNoFinalizer;
 import com.github.luben.zstd.util.Native;
 import io.grpc.Decompressor;
@@ -13,7 +14,8 @@ import java.io.InputStream;
  * benchmarks' decode-only sink, which takes what spanprof takes.
  *
  * <p>gRPC bounds what the stream expands to by the server's maximum inbound message size, and
- * closes it after parsing, which frees zstd's native context.
+ * closes it after parsing, which frees zstd's native context and gives its buffer back to
+ * zstd-jni's pool.
  */
 public final class ZstdDecompressor implements Decompressor {
 
@@ -35,7 +37,7 @@ public final class ZstdDecompressor implements Decompressor {
 
   @Override
   public InputStream decompress(InputStream compressed) throws IOException {
-    return new ZstdInputStreamNoFinalizer(compressed);
+    return new ZstdInputStreamNoFinalizer(compressed, RecyclingBufferPool.INSTANCE);
   }
 
   private static boolean loads() {

@@ -76,19 +76,6 @@ class OtlpGrpcTraceServiceTest {
     }
   };
 
-  /** Names its bytes zstd but leaves them as they are, as a broken client would. */
-  private static final Compressor FALSE_ZSTD = new Compressor() {
-    @Override
-    public String getMessageEncoding() {
-      return "zstd";
-    }
-
-    @Override
-    public OutputStream compress(OutputStream out) {
-      return out;
-    }
-  };
-
   @Inject ApplicationContext context;
   @Inject MeterRegistry registry;
   private ManagedChannel channel;
@@ -205,20 +192,47 @@ class OtlpGrpcTraceServiceTest {
     double before = rejected("malformed");
     byte[] plain = Otlp.request("shop", Otlp.span(new TraceId(8, 8), 1)).toByteArray();
 
-    ManagedChannel falseZstd = connect(FALSE_ZSTD);
-    StatusRuntimeException error;
-    try {
-      error = catchThrowableOfType(StatusRuntimeException.class, () -> ClientCalls.blockingUnaryCall(
-          falseZstd, RAW_EXPORT, CallOptions.DEFAULT.withCompression("zstd"), plain));
-    } finally {
-      falseZstd.shutdownNow();
-    }
+    StatusRuntimeException error = exportMislabelled("zstd", plain);
 
     assertThat(error.getStatus().getCode()).isEqualTo(Status.Code.INVALID_ARGUMENT);
     assertThat(error.getStatus().getDescription())
         .startsWith("the request's compressed bytes do not decompress");
     assertThat(rejected("malformed") - before).isEqualTo(1);
     export_validRequest_ok();
+  }
+
+  @Test
+  void export_unknownEncoding_unimplementedAndCounted() {
+    double before = rejected("unsupported_media_type");
+    byte[] plain = Otlp.request("shop", Otlp.span(new TraceId(9, 9), 1)).toByteArray();
+
+    StatusRuntimeException error = exportMislabelled("br", plain);
+
+    assertThat(error.getStatus().getCode()).isEqualTo(Status.Code.UNIMPLEMENTED);
+    assertThat(error.getStatus().getDescription()).contains("br");
+    // gRPC reports a stream closed when its trailers are flushed, before the client can see them.
+    assertThat(rejected("unsupported_media_type") - before).isEqualTo(1);
+  }
+
+  /** Sends the bytes as they are, named {@code encoding}, as a broken or unknown client would. */
+  private StatusRuntimeException exportMislabelled(String encoding, byte[] body) {
+    ManagedChannel mislabelling = connect(new Compressor() {
+      @Override
+      public String getMessageEncoding() {
+        return encoding;
+      }
+
+      @Override
+      public OutputStream compress(OutputStream out) {
+        return out;
+      }
+    });
+    try {
+      return catchThrowableOfType(StatusRuntimeException.class, () -> ClientCalls.blockingUnaryCall(
+          mislabelling, RAW_EXPORT, CallOptions.DEFAULT.withCompression(encoding), body));
+    } finally {
+      mislabelling.shutdownNow();
+    }
   }
 
   /**
