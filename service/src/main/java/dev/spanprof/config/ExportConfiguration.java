@@ -33,7 +33,7 @@ public final class ExportConfiguration {
 
   /**
    * How requests are compressed. zstd, which the Collector's OTLP receivers take as gzip's
-   * alternative, costs less than half of gzip's CPU at level 1 for smaller output (BENCHMARKS.md).
+   * alternative, costs about a third of gzip's CPU at level 1 for smaller output (BENCHMARKS.md).
    */
   public enum Compression {
     NONE(0), GZIP(9), ZSTD(22);
