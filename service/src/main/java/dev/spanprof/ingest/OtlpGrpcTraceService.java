@@ -3,6 +3,7 @@ package dev.spanprof.ingest;
 import com.google.rpc.Code;
 import dev.spanprof.config.IngestConfiguration;
 import dev.spanprof.ingest.IngestListener.RequestRejection;
+import dev.spanprof.ingest.IngestResult.Outcome;
 import io.grpc.BindableService;
 import io.grpc.ServerServiceDefinition;
 import io.grpc.protobuf.StatusProto;
@@ -46,19 +47,17 @@ final class OtlpGrpcTraceService implements BindableService {
   }
 
   private void export(ReceivedBody body, StreamObserver<ExportTraceServiceResponse> responses) {
+    IngestResult result;
     if (body.refusal() != null) {
       listener.onRequestRejected(Transport.GRPC, body.refusal());
-      Code code = body.refusal() == RequestRejection.TOO_LARGE
-          ? Code.RESOURCE_EXHAUSTED : Code.INVALID_ARGUMENT;
-      responses.onError(StatusProto.toStatusRuntimeException(
-          OtlpResponses.status(code, body.refusalMessage(), null)));
-      return;
-    }
-    IngestResult result;
-    try {
-      result = ingest.exportProtobuf(body.bytes(), body.length(), Transport.GRPC);
-    } finally {
-      body.release();
+      result = IngestResult.refused(body.refusal() == RequestRejection.TOO_LARGE
+          ? Outcome.TOO_LARGE : Outcome.MALFORMED, body.refusalMessage());
+    } else {
+      try {
+        result = ingest.exportProtobuf(body.bytes(), body.length(), Transport.GRPC);
+      } finally {
+        body.release();
+      }
     }
     switch (result.outcome()) {
       case ACCEPTED -> {
