@@ -91,14 +91,15 @@ final class OtlpAttributes implements SpanRecord.AttributeDecoder {
   private void encodedKeyValue(byte[] buffer, int offset, int length, EncodedEntries entries)
       throws InvalidOtlpException {
     WireReader in = new WireReader(buffer, offset, length);
-    String key = "";
+    int keyOffset = offset; // no key field: the empty key
+    int keyLength = 0;
     int valueOffset = -1;
     int valueLength = 0;
     while (in.hasMore()) {
       int tag = in.readTag();
       if (tag == KEY) {
-        int keyLength = in.readLength();
-        key = entries.keys.intern(buffer, in.fieldOffset(), keyLength);
+        keyLength = in.readLength();
+        keyOffset = in.fieldOffset();
       } else if (tag == VALUE) {
         valueLength = in.readLength();
         valueOffset = in.fieldOffset();
@@ -107,7 +108,7 @@ final class OtlpAttributes implements SpanRecord.AttributeDecoder {
       }
     }
     if (valueOffset >= 0) {
-      entries.add(key, valueOffset, valueLength);
+      entries.add(buffer, keyOffset, keyLength, valueOffset, valueLength);
     }
   }
 
@@ -256,15 +257,25 @@ final class OtlpAttributes implements SpanRecord.AttributeDecoder {
     /** Where this thread's keys are interned. */
     private final StringInterner.ThreadCache keys;
     private String[] entryKeys = new String[16];
-    /** Per entry, its value's offset and length. */
-    private int[] valueRanges = new int[32];
+    /** Per entry, its key's offset and length, then its value's. */
+    private int[] ranges = new int[64];
     private int size;
-    private int keysHash;
     /**
      * The keys of recent spans: a span with the same keys as one before shares that span's
      * {@link Attributes.Keys} (the interned keys compare by identity).
      */
-    private final Attributes.Keys[] recentKeys = new Attributes.Keys[RECENT_KEYS];
+    private final KnownKeys[] recentKeys = new KnownKeys[RECENT_KEYS];
+    /** The key list of the span decoded before, null before the first. */
+    private KnownKeys previous;
+    /** Whether every key so far was the one the span before had at its position. */
+    private boolean keysAsBefore;
+
+    /**
+     * A key list with its keys' bytes. A span's keys mostly come in the order of the span
+     * before's, and comparing bytes with those is cheaper than hashing them to look them up.
+     * Nothing here is written per key (each reference stored is a GC write barrier).
+     */
+    private record KnownKeys(Attributes.Keys keys, String[] names, byte[][] bytes) {}
 
     EncodedEntries(StringInterner.ThreadCache keys) {
       this.keys = keys;
@@ -272,35 +283,68 @@ final class OtlpAttributes implements SpanRecord.AttributeDecoder {
 
     void clear() {
       size = 0;
-      keysHash = 0;
+      keysAsBefore = true;
     }
 
-    void add(String key, int offset, int length) {
+    /** Adds an entry: its key, in {@code buffer[keyOffset, +keyLength)}, and its value's range. */
+    void add(byte[] buffer, int keyOffset, int keyLength, int valueOffset, int valueLength) {
       if (size == entryKeys.length) {
         entryKeys = Arrays.copyOf(entryKeys, size * 2);
-        valueRanges = Arrays.copyOf(valueRanges, size * 4);
+        ranges = Arrays.copyOf(ranges, size * 8);
       }
-      entryKeys[size] = key;
-      valueRanges[2 * size] = offset;
-      valueRanges[2 * size + 1] = length;
-      keysHash = 31 * keysHash + key.hashCode();
+      entryKeys[size] = key(buffer, keyOffset, keyLength);
+      ranges[4 * size] = keyOffset;
+      ranges[4 * size + 1] = keyLength;
+      ranges[4 * size + 2] = valueOffset;
+      ranges[4 * size + 3] = valueLength;
       size++;
     }
 
-    Attributes attributes(byte[] encoding, Attributes.ValueDecoder decoder) {
-      return Attributes.encoded(sharedKeys(), encoding, Arrays.copyOf(valueRanges, 2 * size),
-          decoder);
+    /** The interned key in {@code buffer[offset, +length)}, for the entry being added. */
+    private String key(byte[] buffer, int offset, int length) {
+      KnownKeys before = previous;
+      // Past the first key that differs the rest mostly do too (another instrumentation's span,
+      // a key added or left out): they go straight to the cache.
+      if (keysAsBefore && before != null && size < before.names.length) {
+        byte[] bytes = before.bytes[size];
+        if (bytes.length == length && Arrays.equals(bytes, 0, length, buffer, offset, offset + length)) {
+          return before.names[size];
+        }
+      }
+      keysAsBefore = false;
+      return keys.intern(buffer, offset, length);
     }
 
-    private Attributes.Keys sharedKeys() {
-      int slot = (keysHash ^ keysHash >>> 16) & (RECENT_KEYS - 1);
-      Attributes.Keys recent = recentKeys[slot];
-      if (recent != null && recent.sameAs(entryKeys, size)) {
-        return recent;
+    Attributes attributes(byte[] encoding, Attributes.ValueDecoder decoder) {
+      int[] valueRanges = new int[2 * size];
+      for (int i = 0; i < size; i++) {
+        valueRanges[2 * i] = ranges[4 * i + 2];
+        valueRanges[2 * i + 1] = ranges[4 * i + 3];
       }
-      Attributes.Keys fresh = Attributes.Keys.of(Arrays.copyOf(entryKeys, size));
-      recentKeys[slot] = fresh;
-      return fresh;
+      return Attributes.encoded(sharedKeys(encoding), encoding, valueRanges, decoder);
+    }
+
+    private Attributes.Keys sharedKeys(byte[] encoding) {
+      if (keysAsBefore && previous != null && previous.names.length == size) {
+        return previous.keys;
+      }
+      int keysHash = 0;
+      for (int i = 0; i < size; i++) {
+        keysHash = 31 * keysHash + entryKeys[i].hashCode();
+      }
+      int slot = (keysHash ^ keysHash >>> 16) & (RECENT_KEYS - 1);
+      KnownKeys known = recentKeys[slot];
+      if (known == null || !known.keys.sameAs(entryKeys, size)) {
+        String[] names = Arrays.copyOf(entryKeys, size);
+        byte[][] bytes = new byte[size][];
+        for (int i = 0; i < size; i++) {
+          bytes[i] = Arrays.copyOfRange(encoding, ranges[4 * i], ranges[4 * i] + ranges[4 * i + 1]);
+        }
+        known = new KnownKeys(Attributes.Keys.of(names), names, bytes);
+        recentKeys[slot] = known;
+      }
+      previous = known;
+      return known.keys;
     }
   }
 }

@@ -139,6 +139,58 @@ class OtlpTraceMapperTest {
     }
   }
 
+  /**
+   * A key is first compared with the key the span before had at the same position: spans whose
+   * keys match there in part, an entry without a value or without a key between them, and keys
+   * too long to cache must all come out with their own keys.
+   */
+  @Test
+  void attributes_keysComparedWithTheSpanBefores_eachSpanGetsItsOwn() {
+    String longKey = "k".repeat(200);
+    KeyValue noValue = KeyValue.newBuilder().setKey("b").build();
+    KeyValue noKey = KeyValue.newBuilder().setValue(AnyValue.newBuilder().setStringValue("v")).build();
+    List<List<KeyValue>> entries = List.of(
+        List.of(text("a"), text("b"), text("c")),
+        List.of(text("a"), text("b"), text("c")),
+        List.of(text("a"), text("b")),
+        List.of(text("a"), text("x"), text("c")),
+        List.of(text("a"), noValue),
+        List.of(text("a"), text("b")),
+        List.of(text("a"), noValue, text("c"), text("b")),
+        List.of(text("a"), text("b"), text("c")),
+        List.of(noKey, text("a")),
+        List.of(text("a")),
+        List.of(text(longKey), text("a")),
+        List.of(text(longKey), text("a")),
+        List.of(text("a"), text("b"), text("c")));
+    List<Attributes> expected = List.of(
+        attributes("a", "b", "c"), attributes("a", "b", "c"), attributes("a", "b"),
+        attributes("a", "x", "c"), attributes("a"), attributes("a", "b"), attributes("a", "c", "b"), attributes("a", "b", "c"), attributes("", "a"),
+        attributes("a"), attributes(longKey, "a"), attributes(longKey, "a"),
+        attributes("a", "b", "c"));
+
+    List<SpanRecord> mapped = mapper.map(request(entries.stream()
+        .map(list -> validSpan().addAllAttributes(list).build()).toArray(Span[]::new))).spans();
+
+    for (int i = 0; i < entries.size(); i++) {
+      assertThat(mapped.get(i).attributes()).as("span %d", i).isEqualTo(expected.get(i));
+    }
+  }
+
+  /** An attribute whose value is its key, as a string. */
+  private static KeyValue text(String key) {
+    return keyValue(key, AnyValue.newBuilder().setStringValue(key));
+  }
+
+  /** What {@link #text} entries with these keys decode to. */
+  private static Attributes attributes(String... keys) {
+    Object[] values = new Object[keys.length];
+    for (int i = 0; i < keys.length; i++) {
+      values[i] = keys[i].isEmpty() ? "v" : keys[i];
+    }
+    return Attributes.wrap(keys, values);
+  }
+
   @Test
   void resourceSpansAndScopeSpans_shareTheLayoutTheMapperReadsBothWith() {
     assertThat(new int[] {ScopeSpans.SCOPE_FIELD_NUMBER, ScopeSpans.SPANS_FIELD_NUMBER,
