@@ -257,8 +257,10 @@ final class OtlpAttributes implements SpanRecord.AttributeDecoder {
     /** Where this thread's keys are interned. */
     private final StringInterner.ThreadCache keys;
     private String[] entryKeys = new String[16];
-    /** Per entry, its key's offset and length, then its value's. */
-    private int[] ranges = new int[64];
+    /** Per entry, its value's offset and length. */
+    private int[] valueRanges = new int[32];
+    /** Per entry, its key's offset and length: its bytes, for a key list not seen recently. */
+    private int[] keyRanges = new int[32];
     private int size;
     /**
      * The keys of recent spans: a span with the same keys as one before shares that span's
@@ -290,13 +292,14 @@ final class OtlpAttributes implements SpanRecord.AttributeDecoder {
     void add(byte[] buffer, int keyOffset, int keyLength, int valueOffset, int valueLength) {
       if (size == entryKeys.length) {
         entryKeys = Arrays.copyOf(entryKeys, size * 2);
-        ranges = Arrays.copyOf(ranges, size * 8);
+        valueRanges = Arrays.copyOf(valueRanges, size * 4);
+        keyRanges = Arrays.copyOf(keyRanges, size * 4);
       }
       entryKeys[size] = key(buffer, keyOffset, keyLength);
-      ranges[4 * size] = keyOffset;
-      ranges[4 * size + 1] = keyLength;
-      ranges[4 * size + 2] = valueOffset;
-      ranges[4 * size + 3] = valueLength;
+      valueRanges[2 * size] = valueOffset;
+      valueRanges[2 * size + 1] = valueLength;
+      keyRanges[2 * size] = keyOffset;
+      keyRanges[2 * size + 1] = keyLength;
       size++;
     }
 
@@ -316,12 +319,8 @@ final class OtlpAttributes implements SpanRecord.AttributeDecoder {
     }
 
     Attributes attributes(byte[] encoding, Attributes.ValueDecoder decoder) {
-      int[] valueRanges = new int[2 * size];
-      for (int i = 0; i < size; i++) {
-        valueRanges[2 * i] = ranges[4 * i + 2];
-        valueRanges[2 * i + 1] = ranges[4 * i + 3];
-      }
-      return Attributes.encoded(sharedKeys(encoding), encoding, valueRanges, decoder);
+      return Attributes.encoded(sharedKeys(encoding), encoding,
+          Arrays.copyOf(valueRanges, 2 * size), decoder);
     }
 
     private Attributes.Keys sharedKeys(byte[] encoding) {
@@ -338,7 +337,7 @@ final class OtlpAttributes implements SpanRecord.AttributeDecoder {
         String[] names = Arrays.copyOf(entryKeys, size);
         byte[][] bytes = new byte[size][];
         for (int i = 0; i < size; i++) {
-          bytes[i] = Arrays.copyOfRange(encoding, ranges[4 * i], ranges[4 * i] + ranges[4 * i + 1]);
+          bytes[i] = Arrays.copyOfRange(encoding, keyRanges[2 * i], keyRanges[2 * i] + keyRanges[2 * i + 1]);
         }
         known = new KnownKeys(Attributes.Keys.of(names), names, bytes);
         recentKeys[slot] = known;
