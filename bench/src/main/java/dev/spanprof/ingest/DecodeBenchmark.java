@@ -6,12 +6,20 @@ import dev.spanprof.analysis.SpanStore;
 import dev.spanprof.bench.Workload;
 import dev.spanprof.config.IngestConfiguration;
 import io.opentelemetry.proto.collector.trace.v1.ExportTraceServiceRequest;
+import io.opentelemetry.proto.common.v1.KeyValue;
+import io.opentelemetry.proto.trace.v1.ResourceSpans;
+import io.opentelemetry.proto.trace.v1.ScopeSpans;
+import io.opentelemetry.proto.trace.v1.Span;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Mode;
 import org.openjdk.jmh.annotations.OperationsPerInvocation;
 import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
 import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
@@ -28,12 +36,21 @@ public class DecodeBenchmark {
 
   static final int SPANS = 512;
 
+  /**
+   * In how many orders the spans' attribute keys come, in turn: 1 as the load generator sends
+   * them (every span's keys in the same order); more as spans of several instrumentations
+   * interleave, span k's keys rotated by k modulo this.
+   */
+  @Param({"1", "3"})
+  public int keyOrders;
+
   private byte[] request;
   private OtlpTraceMapper mapper;
 
   @Setup
   public void setUp() {
-    request = new Workload(20, SPANS).request(1_700_000_000_000_000_000L).toByteArray();
+    request = withKeyOrders(new Workload(20, SPANS).request(1_700_000_000_000_000_000L), keyOrders)
+        .toByteArray();
     mapper = new OtlpTraceMapper(new StringInterner(100_000),
         SpanStore.ofSize(IngestConfiguration.DEFAULT_SPAN_STORE_SIZE));
   }
@@ -76,6 +93,22 @@ public class DecodeBenchmark {
     }
     done(mapped);
     return found;
+  }
+
+  private static ExportTraceServiceRequest withKeyOrders(ExportTraceServiceRequest request,
+      int orders) {
+    ExportTraceServiceRequest.Builder rotated = request.toBuilder();
+    int k = 0;
+    for (ResourceSpans.Builder resourceSpans : rotated.getResourceSpansBuilderList()) {
+      for (ScopeSpans.Builder scopeSpans : resourceSpans.getScopeSpansBuilderList()) {
+        for (Span.Builder span : scopeSpans.getSpansBuilderList()) {
+          List<KeyValue> attributes = new ArrayList<>(span.getAttributesList());
+          Collections.rotate(attributes, k++ % orders);
+          span.clearAttributes().addAllAttributes(attributes);
+        }
+      }
+    }
+    return rotated.build();
   }
 
   /** What the service does once a request's spans are analysed and forwarded: slabs reused. */
