@@ -253,6 +253,12 @@ final class OtlpAttributes implements SpanRecord.AttributeDecoder {
   private static final class EncodedEntries {
     /** Recent key lists, a slot per hash; enough for the instrumentations of a fleet's spans. */
     private static final int RECENT_KEYS = 64;
+    /**
+     * Slots for the latest key lists, by their first key: spans of a few instrumentations
+     * interleave in a request (a server span, its client and database spans), each
+     * instrumentation's keys in its own order, mostly each with a first key of its own.
+     */
+    private static final int LATEST_SLOT_BITS = 6;
 
     /** Where this thread's keys are interned. */
     private final StringInterner.ThreadCache keys;
@@ -267,14 +273,20 @@ final class OtlpAttributes implements SpanRecord.AttributeDecoder {
      * {@link Attributes.Keys} (the interned keys compare by identity).
      */
     private final KnownKeys[] recentKeys = new KnownKeys[RECENT_KEYS];
-    /** The key list of the span decoded before, null before the first. */
-    private KnownKeys previous;
-    /** Whether every key so far was the one the span before had at its position. */
+    /**
+     * The latest key lists by their first key's slot ({@link #latestSlot}): a span's first key
+     * picks the one list its keys are compared with, without a search. Only a list not there
+     * already is stored (a reference stored is a GC write barrier).
+     */
+    private final KnownKeys[] latestKeys = new KnownKeys[1 << LATEST_SLOT_BITS];
+    /** The key list this span's keys are compared with, null when none is. */
+    private KnownKeys candidate;
+    /** Whether every key so far was the one the candidate has at its position. */
     private boolean keysAsBefore;
 
     /**
-     * A key list with its keys' bytes. A span's keys mostly come in the order of the span
-     * before's, and comparing bytes with those is cheaper than hashing them to look them up.
+     * A key list with its keys' bytes. A span's keys mostly come in the order of one of the
+     * latest spans', and comparing bytes with those is cheaper than hashing them to look them up.
      * Nothing here is written per key (each reference stored is a GC write barrier).
      */
     private record KnownKeys(Attributes.Keys keys, String[] names, byte[][] bytes) {}
@@ -285,6 +297,7 @@ final class OtlpAttributes implements SpanRecord.AttributeDecoder {
 
     void clear() {
       size = 0;
+      candidate = null;
       keysAsBefore = true;
     }
 
@@ -305,17 +318,43 @@ final class OtlpAttributes implements SpanRecord.AttributeDecoder {
 
     /** The interned key in {@code buffer[offset, +length)}, for the entry being added. */
     private String key(byte[] buffer, int offset, int length) {
-      KnownKeys before = previous;
-      // Past the first key that differs the rest mostly do too (another instrumentation's span,
-      // a key added or left out): they go straight to the cache.
-      if (keysAsBefore && before != null && size < before.names.length) {
-        byte[] bytes = before.bytes[size];
-        if (bytes.length == length && Arrays.equals(bytes, 0, length, buffer, offset, offset + length)) {
-          return before.names[size];
+      if (size == 0) {
+        // The first key picks the list to compare with.
+        KnownKeys latest = latestKeys[latestSlot(buffer, offset, length)];
+        if (matches(latest, 0, buffer, offset, length)) {
+          candidate = latest;
+          return latest.names[0];
         }
+      } else if (keysAsBefore && matches(candidate, size, buffer, offset, length)) {
+        return candidate.names[size];
       }
+      // Past the first key that differs the rest mostly do too (a key added or left out): they
+      // go straight to the cache.
       keysAsBefore = false;
       return keys.intern(buffer, offset, length);
+    }
+
+    /**
+     * The slot in latestKeys of a list whose first key is {@code buffer[offset, +length)}: from
+     * its length, middle byte and last byte, which tell most keys apart without hashing them all.
+     */
+    private static int latestSlot(byte[] buffer, int offset, int length) {
+      if (length == 0) {
+        return 0;
+      }
+      int mixed = length * 0x9E3779B1 ^ (buffer[offset + length - 1] & 0xFF) << 16
+          ^ (buffer[offset + length / 2] & 0xFF) << 8;
+      return (mixed * 0x9E3779B1) >>> (Integer.SIZE - LATEST_SLOT_BITS);
+    }
+
+    /** Whether {@code known} has the key in {@code buffer[offset, +length)} at {@code position}. */
+    private static boolean matches(KnownKeys known, int position, byte[] buffer, int offset,
+        int length) {
+      if (known == null || position >= known.names.length) {
+        return false;
+      }
+      byte[] bytes = known.bytes[position];
+      return bytes.length == length && Arrays.equals(bytes, 0, length, buffer, offset, offset + length);
     }
 
     Attributes attributes(byte[] encoding, Attributes.ValueDecoder decoder) {
@@ -324,8 +363,8 @@ final class OtlpAttributes implements SpanRecord.AttributeDecoder {
     }
 
     private Attributes.Keys sharedKeys(byte[] encoding) {
-      if (keysAsBefore && previous != null && previous.names.length == size) {
-        return previous.keys;
+      if (keysAsBefore && candidate != null && candidate.names.length == size) {
+        return candidate.keys;
       }
       int keysHash = 0;
       for (int i = 0; i < size; i++) {
@@ -342,7 +381,13 @@ final class OtlpAttributes implements SpanRecord.AttributeDecoder {
         known = new KnownKeys(Attributes.Keys.of(names), names, bytes);
         recentKeys[slot] = known;
       }
-      previous = known;
+      if (size > 0) {
+        byte[] first = known.bytes[0];
+        int latest = latestSlot(first, 0, first.length);
+        if (latestKeys[latest] != known) {
+          latestKeys[latest] = known;
+        }
+      }
       return known.keys;
     }
   }

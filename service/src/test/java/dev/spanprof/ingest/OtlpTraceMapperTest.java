@@ -177,6 +177,24 @@ class OtlpTraceMapperTest {
     }
   }
 
+  @Test
+  void attributes_keyOrdersInterleaved_eachSpanGetsItsOwn() {
+    List<List<String>> keyLists = List.of(
+        List.of("a", "b", "c"), List.of("c", "b", "a"), List.of("a", "b", "c"),
+        List.of("thread.id", "a"), List.of("c", "b", "a"), List.of("a", "b"),
+        List.of("thread.id", "a"), List.of("a", "b", "c"), List.of("c", "b"),
+        List.of("c", "b", "a"), List.of(), List.of("a", "b", "c"), List.of("c", "b", "a", "d"));
+
+    List<SpanRecord> mapped = mapper.map(request(keyLists.stream()
+        .map(keys -> validSpan().addAllAttributes(keys.stream().map(OtlpTraceMapperTest::text).toList()).build())
+        .toArray(Span[]::new))).spans();
+
+    for (int i = 0; i < keyLists.size(); i++) {
+      assertThat(mapped.get(i).attributes()).as("span %d", i)
+          .isEqualTo(attributes(keyLists.get(i).toArray(String[]::new)));
+    }
+  }
+
   /** An attribute whose value is its key, as a string. */
   private static KeyValue text(String key) {
     return keyValue(key, AnyValue.newBuilder().setStringValue(key));
