@@ -22,8 +22,8 @@ import io.opentelemetry.proto.trace.v1.Span;
 import io.opentelemetry.proto.trace.v1.Status;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.util.HexFormat;
 import java.util.ArrayList;
+import java.util.HexFormat;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -184,6 +184,27 @@ class OtlpTraceMapperTest {
         List.of("thread.id", "a"), List.of("c", "b", "a"), List.of("a", "b"),
         List.of("thread.id", "a"), List.of("a", "b", "c"), List.of("c", "b"),
         List.of("c", "b", "a"), List.of(), List.of("a", "b", "c"), List.of("c", "b", "a", "d"));
+
+    List<SpanRecord> mapped = mapper.map(request(keyLists.stream()
+        .map(keys -> validSpan().addAllAttributes(keys.stream().map(OtlpTraceMapperTest::text).toList()).build())
+        .toArray(Span[]::new))).spans();
+
+    for (int i = 0; i < keyLists.size(); i++) {
+      assertThat(mapped.get(i).attributes()).as("span %d", i)
+          .isEqualTo(attributes(keyLists.get(i).toArray(String[]::new)));
+    }
+  }
+
+  @Test
+  void attributes_moreFirstKeysThanTheLatestListsKeep_eachSpanGetsItsOwn() {
+    // 200 first keys of one length, in turn: more than the latest lists' slots, so some share
+    // one, whatever the slots are.
+    List<List<String>> keyLists = new ArrayList<>();
+    for (int round = 0; round < 2; round++) {
+      for (int k = 100; k < 300; k++) {
+        keyLists.add(List.of("k" + k, "a"));
+      }
+    }
 
     List<SpanRecord> mapped = mapper.map(request(keyLists.stream()
         .map(keys -> validSpan().addAllAttributes(keys.stream().map(OtlpTraceMapperTest::text).toList()).build())
