@@ -24,6 +24,12 @@ final class IndexSort {
   private static final int PACKED_MAX_LENGTH = 1 << POSITION_BITS;
   /** Offsets below this fit above the position (2^51 ns: 26 days). */
   private static final long PACKED_MAX_RANGE = 1L << (Long.SIZE - 1 - POSITION_BITS);
+  /**
+   * Up to this many packed longs, each one's place is counted rather than found by comparison
+   * sorting: for a trace's 20 timestamps, in no order, about half the time of
+   * {@code Arrays.sort}, whose insertion sort mispredicts about one branch per comparison.
+   */
+  private static final int COUNTED_MAX_LENGTH = 64;
   /** Per thread, the packed longs and the indices they stand for: 48 KB at most. */
   private static final ThreadLocal<Packed> PACKED = ThreadLocal.withInitial(Packed::new);
 
@@ -98,11 +104,32 @@ final class IndexSort {
       packed[position] = (keys[index] - min) << POSITION_BITS | position;
       original[position] = index;
     }
+    if (length <= COUNTED_MAX_LENGTH) {
+      placeByCount(packed, original, length, indices, from);
+      return true;
+    }
     Arrays.sort(packed, 0, length);
     for (int k = 0; k < length; k++) {
       indices[from + k] = original[(int) packed[k] & (PACKED_MAX_LENGTH - 1)];
     }
     return true;
+  }
+
+  /**
+   * Puts each of {@code original[0, length)} at {@code from} plus the number of packed longs
+   * below its own. The longs are distinct (each holds its position) and non-negative, so the
+   * place is a sum of sign bits: no branch to mispredict, n² additions for n log n comparisons.
+   */
+  private static void placeByCount(long[] packed, int[] original, int length, int[] indices,
+      int from) {
+    for (int position = 0; position < length; position++) {
+      long own = packed[position];
+      long below = 0;
+      for (int other = 0; other < length; other++) {
+        below += (packed[other] - own) >>> 63;
+      }
+      indices[from + (int) below] = original[position];
+    }
   }
 
   private static final class Packed {
