@@ -13,7 +13,8 @@ import java.util.Arrays;
  * <p>The usual input, a trace's timestamps, spans far less than the range of a long. Then each
  * key less the smallest is packed with its position into one long and the longs are sorted as
  * they are: no index is followed per comparison, and the position keeps equal keys in their order.
- * Other keys (span ids, long inputs) take the index sort.
+ * Up to {@link #COUNTED_MAX_LENGTH} longs (a usual trace), each is placed by counting the longs
+ * below it instead. Other keys (span ids, long inputs) take the index sort.
  */
 final class IndexSort {
 
