@@ -26,6 +26,7 @@ class BenchmarksSmokeTest {
         .param("spansPerTrace", "10")
         .param("operations", "100")
         .param("series", "100")
+        .param("valuesPerSlice", "500")
         .shouldFailOnError(true)
         .build()).run();
 
@@ -35,6 +36,7 @@ class BenchmarksSmokeTest {
             "dev.spanprof.bench.AnalysisBenchmark.analyze",
             "dev.spanprof.bench.RankingBenchmark.refresh",
             "dev.spanprof.bench.HistogramBenchmark.lookupAndRecord",
+            "dev.spanprof.bench.WindowAdvanceBenchmark.advance",
             "dev.spanprof.export.EnrichmentBenchmark.appendBytes",
             "dev.spanprof.export.EnrichmentBenchmark.rebuild",
             "dev.spanprof.export.ExportRequestBenchmark.arrayThenGzip",

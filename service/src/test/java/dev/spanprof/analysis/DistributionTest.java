@@ -186,6 +186,37 @@ class DistributionTest {
   }
 
   /**
+   * The window advance ranks against everything recorded, as a flush does, though it ranks the
+   * completed slices' sum rather than a copy of the cumulative view: checked after each advance,
+   * against a series with the same values that is only flushed.
+   */
+  @Test
+  void advance_ranksAsAFlushDoes() {
+    Distribution advanced = new Distribution(2, 3, BOUNDARIES, 0, 0);
+    Distribution flushed = new Distribution(2, 3, BOUNDARIES, 0, 0);
+    Random random = new Random(13);
+    for (int slice = 0; slice < 6; slice++) {
+      // Some slices stay packed, some move to dense counts part way.
+      int count = random.nextInt(3 * Distribution.DENSE_AFTER_VALUES);
+      for (int i = 0; i < count; i++) {
+        long value = (long) Math.pow(10, 3 + 7 * random.nextDouble());
+        advanced.record(value, null, 0, 0, 0);
+        flushed.record(value, null, 0, 0, 0);
+      }
+      assertThat(advanced.percentileRank(Long.MAX_VALUE)).as("before advance %d", slice)
+          .isEqualTo(slice == 0 ? 0 : 100);
+
+      advanced.advance();
+      flushed.flush();
+
+      for (long probe = 1_000; probe < 20_000_000_000L; probe = probe * 3 / 2) {
+        assertThat(advanced.percentileRank(probe)).as("slice %d, %d ns", slice, probe)
+            .isEqualTo(flushed.percentileRank(probe));
+      }
+    }
+  }
+
+  /**
    * Over many advances, the window is exactly the histogram of the last slices' values and the
    * cumulative view that of all values: completed slices are added, kept encoded, and subtracted
    * when they leave the window.
