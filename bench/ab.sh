@@ -7,8 +7,8 @@
 #          PipelineBenchmark
 #
 # Why medians, and why alternation: on this shared 2-core machine a run's mean moves by ±100 ns
-# with what else runs (the distributions' window advance every 10 s costs one iteration in
-# twelve a third more), and the machine itself drifts over minutes. The median of twelve
+# with what else runs (the distributions' window advance every 10 s makes one iteration in
+# twelve slower), and the machine itself drifts over minutes. The median of twelve
 # iterations ignores the odd slow one; alternating runs spreads the drift over both builds.
 set -euo pipefail
 if [ $# -lt 4 ]; then
