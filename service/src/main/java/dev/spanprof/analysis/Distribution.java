@@ -289,8 +289,8 @@ public final class Distribution {
         new CountsIndex(2), new CountsIndex(3), new CountsIndex(4), new CountsIndex(5)};
     private static final int[] NO_COUNTS = new int[0];
     /**
-     * Each advancing thread's dense histogram per number of significant digits, empty between
-     * uses: a completing slice is gathered there to be added to the sums and encoded.
+     * Each advancing thread's dense histogram per number of significant digits, cleared before
+     * each use: a completing slice is gathered there to be added to the sums and encoded.
      */
     private static final ThreadLocal<IntCountsHistogram[]> DENSE_SLICES =
         ThreadLocal.withInitial(() -> new IntCountsHistogram[COUNTS_INDEXES.length]);
@@ -380,7 +380,6 @@ public final class Distribution {
       completed.add(slice);
       completedInWindow.add(slice);
       completedSlices.addLast(encode(slice));
-      slice.reset();
       packedSlice.reset();
       counts = null;
       while (completedSlices.size() > slices - 1) {
@@ -404,6 +403,8 @@ public final class Distribution {
       if (dense[digits] == null) {
         dense[digits] = new IntCountsHistogram(digits);
       }
+      // Cleared before, not after: a series whose advance failed half way leaves nothing in it.
+      dense[digits].reset();
       addCurrentTo(dense[digits]);
       return dense[digits];
     }
