@@ -4,7 +4,9 @@
 #   output (MetricsExpositionTest), and PyYAML, which reads rendered manifests (deploy/test);
 # - openssl, which makes the self-signed certificate of the TLS forwarding test;
 # - Prometheus and promtool, for deploy/test/prometheus_it.py;
-# - kubectl (package kubernetes-client), whose `kubectl kustomize` renders deploy/kubernetes.
+# - kubectl (package kubernetes-client), whose `kubectl kustomize` renders deploy/kubernetes;
+# - ISA-L's headers (libisal-dev) and gcc: with them the build makes the forwarding's gzip
+#   library (service/pom.xml, profile isal), which IsalGzipTest then requires to load.
 set -euo pipefail
 packages=()
 /usr/bin/python3 -c 'import prometheus_client.openmetrics.parser' 2>/dev/null \
@@ -13,6 +15,8 @@ packages=()
 command -v openssl >/dev/null || packages+=(openssl)
 { command -v prometheus >/dev/null && command -v promtool >/dev/null; } || packages+=(prometheus)
 command -v kubectl >/dev/null || packages+=(kubernetes-client)
+[ -f /usr/include/isa-l.h ] || packages+=(libisal-dev)
+command -v gcc >/dev/null || packages+=(gcc libc6-dev)
 if [ ${#packages[@]} -eq 0 ]; then
   exit 0
 fi

@@ -41,6 +41,7 @@ class BenchmarksSmokeTest {
             "dev.spanprof.export.EnrichmentBenchmark.rebuild",
             "dev.spanprof.export.ExportRequestBenchmark.arrayThenGzip",
             "dev.spanprof.export.ExportRequestBenchmark.streamedIntoGzip",
+            "dev.spanprof.export.ExportRequestBenchmark.streamedIntoZlib",
             "dev.spanprof.export.EndToEndBenchmark.walkAnalyseEnrichForward",
             "dev.spanprof.bench.PipelineBenchmark.analyseAndRecord");
     assertThat(results).allSatisfy(result ->

@@ -8,6 +8,8 @@ import io.grpc.Compressor;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.util.zip.GZIPOutputStream;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The senders' compression at a chosen level. The JDK's gzip stream and grpc-java's own "gzip"
@@ -17,26 +19,36 @@ import java.util.zip.GZIPOutputStream;
  * library is loaded when a sender is made, so that a platform without one fails at start and not
  * at the first request; its 128 KiB buffer is taken from zstd-jni's pool, one per request in
  * flight, not allocated per request (about 260 bytes a forwarded span).
+ *
+ * <p>gzip at level 1 goes through ISA-L where it is available ({@link IsalGzip}): six times
+ * faster than zlib to the same size. Other levels use zlib, whose levels they name.
  */
 final class Compressors {
+
+  private static final Logger LOG = LoggerFactory.getLogger(Compressors.class);
 
   private Compressors() {}
 
   static OutputStream stream(Compression compression, int level, OutputStream out) throws IOException {
     return switch (compression) {
-      case GZIP -> new GZIPOutputStream(out) {
-        {
-          def.setLevel(level);
-        }
-      };
+      case GZIP -> level == 1 && IsalGzip.available() ? IsalGzip.stream(out) : zlibGzip(level, out);
       case ZSTD -> new ZstdOutputStreamNoFinalizer(out, RecyclingBufferPool.INSTANCE, level);
       case NONE -> throw new IllegalArgumentException("no compression to stream through");
     };
   }
 
+  /** gzip through the JDK's zlib at {@code level}. */
+  static OutputStream zlibGzip(int level, OutputStream out) throws IOException {
+    return new GZIPOutputStream(out) {
+      {
+        def.setLevel(level);
+      }
+    };
+  }
+
   /** The compression as a gRPC message encoding, for a channel's compressor registry. */
   static Compressor grpc(Compression compression, int level) {
-    requireNative(compression);
+    requireNative(compression, level);
     return new Compressor() {
       @Override
       public String getMessageEncoding() {
@@ -50,7 +62,19 @@ final class Compressors {
     };
   }
 
-  static void requireNative(Compression compression) {
+  /**
+   * Loads the compression's native library when it has one, so that a sender made for zstd
+   * where it does not load fails at start, and says which gzip a sender made for gzip uses.
+   */
+  static void requireNative(Compression compression, int level) {
+    if (compression == Compression.GZIP) {
+      if (level == 1 && IsalGzip.available()) {
+        LOG.info("Forwarding gzip level 1 through ISA-L");
+      } else if (level == 1) {
+        LOG.info("Forwarding gzip level 1 through the JDK's zlib: ISA-L {}", IsalGzip.unavailableReason());
+      }
+      return;
+    }
     if (compression != Compression.ZSTD) {
       return;
     }

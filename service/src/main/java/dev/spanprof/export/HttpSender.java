@@ -46,7 +46,7 @@ final class HttpSender implements OtlpSender {
     this.json = json;
     this.compression = configuration.compressionValue();
     this.compressionLevel = configuration.compressionLevelValue();
-    Compressors.requireNative(compression);
+    Compressors.requireNative(compression, compressionLevel);
     this.timeout = configuration.getTimeout();
     this.configuration = configuration;
   }

@@ -86,7 +86,7 @@ class CompressorsTest {
     return out.toByteArray();
   }
 
-  private static byte[] gunzip(byte[] bytes) throws IOException {
+  static byte[] gunzip(byte[] bytes) throws IOException {
     return readAll(new GZIPInputStream(new ByteArrayInputStream(bytes)));
   }
 
@@ -101,7 +101,7 @@ class CompressorsTest {
   }
 
   /** Repetitive like encoded spans (same keys and names), with random ids and times. */
-  private static byte[] spanLikeBytes() {
+  static byte[] spanLikeBytes() {
     Random random = new Random(1);
     StringBuilder text = new StringBuilder();
     for (int i = 0; i < 2000; i++) {
