@@ -18,8 +18,9 @@ import java.util.Locale;
  * zlib, with the reason logged.
  *
  * <p>A native compressor is an {@code isal_zstream} with its hash buffer, about 360 KB outside
- * the heap; streams take one from a pool and put it back when they close, so there are as many
- * as streams compress at once (one per forwarding thread), not one per request.
+ * the heap, and a 16 KB output buffer on it; streams take one from a pool and put it back when
+ * they close, so there are as many as streams compress at once (one per forwarding thread), not
+ * one per request.
  */
 final class IsalGzip {
 
@@ -31,7 +32,8 @@ final class IsalGzip {
 
   /** Null when the library loaded; else why not. */
   private static final String UNAVAILABLE = load();
-  private static final ArrayDeque<Long> IDLE = new ArrayDeque<>();
+  private static final int BUFFER_BYTES = 16 * 1024;
+  private static final ArrayDeque<Compressor> IDLE = new ArrayDeque<>();
 
   private IsalGzip() {}
 
@@ -73,9 +75,12 @@ final class IsalGzip {
     }
   }
 
+  /** A native compressor and the buffer its output goes through. */
+  record Compressor(long handle, byte[] buffer) {}
+
   /** An idle compressor, reset, or a new one. */
-  private static long take() {
-    Long idle;
+  private static Compressor take() {
+    Compressor idle;
     synchronized (IDLE) {
       idle = IDLE.pollFirst();
     }
@@ -84,21 +89,21 @@ final class IsalGzip {
       if (handle == 0) {
         throw new OutOfMemoryError("no memory for an ISA-L compressor");
       }
-      return handle;
+      return new Compressor(handle, new byte[BUFFER_BYTES]);
     }
-    reset(idle);
+    reset(idle.handle());
     return idle;
   }
 
   /** Gives a compressor back; it is reset when taken again. */
-  static void release(long handle) {
+  static void release(Compressor compressor) {
     synchronized (IDLE) {
       if (IDLE.size() < MAX_IDLE) {
-        IDLE.addFirst(handle);
+        IDLE.addFirst(compressor);
         return;
       }
     }
-    free(handle);
+    free(compressor.handle());
   }
 
   static int consumed(long result) {

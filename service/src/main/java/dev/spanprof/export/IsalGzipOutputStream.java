@@ -10,17 +10,16 @@ import java.io.OutputStream;
  */
 final class IsalGzipOutputStream extends OutputStream {
 
-  private static final int BUFFER_BYTES = 16 * 1024;
   private static final byte[] NO_INPUT = new byte[0];
 
   private final OutputStream out;
-  private final byte[] buffer = new byte[BUFFER_BYTES];
   private final byte[] single = new byte[1];
-  private long handle;
+  /** Null once closed. */
+  private IsalGzip.Compressor compressor;
 
-  IsalGzipOutputStream(OutputStream out, long handle) {
+  IsalGzipOutputStream(OutputStream out, IsalGzip.Compressor compressor) {
     this.out = out;
-    this.handle = handle;
+    this.compressor = compressor;
   }
 
   @Override
@@ -31,7 +30,7 @@ final class IsalGzipOutputStream extends OutputStream {
 
   @Override
   public void write(byte[] bytes, int offset, int length) throws IOException {
-    if (handle == 0) {
+    if (compressor == null) {
       throw new IOException("stream closed");
     }
     while (length > 0) {
@@ -50,7 +49,7 @@ final class IsalGzipOutputStream extends OutputStream {
   /** Ends the gzip stream, gives the compressor back and closes the underlying stream. */
   @Override
   public void close() throws IOException {
-    if (handle == 0) {
+    if (compressor == null) {
       return;
     }
     try {
@@ -58,19 +57,25 @@ final class IsalGzipOutputStream extends OutputStream {
         // Each call fills at most the buffer; the stream's end may need more than one.
       }
     } finally {
-      IsalGzip.release(handle);
-      handle = 0;
+      IsalGzip.release(compressor);
+      compressor = null;
       out.close();
     }
   }
 
-  /** One native call, its output written on; returns the packed result. */
+  /** One native call into the compressor's buffer, its output written on; the packed result. */
   private long deflate(byte[] bytes, int offset, int length, boolean finish) throws IOException {
-    long result = IsalGzip.deflate(handle, bytes, offset, length, buffer, 0, buffer.length, finish);
+    byte[] buffer = compressor.buffer();
+    long result = IsalGzip.deflate(compressor.handle(), bytes, offset, length, buffer, 0,
+        buffer.length, finish);
     if (result < 0) {
       throw new IOException("ISA-L deflate failed with error " + result);
     }
     int produced = IsalGzip.produced(result);
+    if (produced == 0 && IsalGzip.consumed(result) == 0 && !IsalGzip.complete(result)) {
+      // With an empty buffer to fill it always moves; a loop must not spin if it ever did not.
+      throw new IOException("ISA-L deflate made no progress");
+    }
     if (produced > 0) {
       out.write(buffer, 0, produced);
     }
