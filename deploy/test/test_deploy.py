@@ -336,6 +336,17 @@ class ImageTest(unittest.TestCase):
         self.assertEqual(stages[-1], "eclipse-temurin:17-jre")
         self.assertIn("--from=build", " ".join(self.instructions("COPY")))
 
+    def test_the_build_makes_and_the_runtime_loads_the_isa_l_gzip(self):
+        # The service's isal Maven profile needs ISA-L's headers; the runtime, its library.
+        runtime = max(i for i, l in enumerate(self.lines) if l.startswith("FROM "))
+        build_runs = " ".join(l for l in self.lines[:runtime] if l.startswith("RUN "))
+        runtime_runs = " ".join(l for l in self.lines[runtime:] if l.startswith("RUN "))
+        self.assertIn("libisal-dev", build_runs)
+        self.assertIn("gcc", build_runs)
+        self.assertIn("libisal2", runtime_runs)
+        build = " ".join(self.lines[:runtime])
+        self.assertLess(build.index("libisal-dev"), build.index("package -DskipTests"))
+
     def test_runs_as_a_numeric_non_root_user(self):
         (user,) = self.instructions("USER")
         self.assertNotEqual(user.split(":")[0], "0")
