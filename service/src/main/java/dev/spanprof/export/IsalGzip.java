@@ -20,7 +20,8 @@ import java.util.Locale;
  * <p>A native compressor is an {@code isal_zstream} with its hash buffer, about 360 KB outside
  * the heap, and a 16 KB output buffer on it; streams take one from a pool and put it back when
  * they close, so there are as many as streams compress at once (one per forwarding thread), not
- * one per request.
+ * one per request. A stream must be closed to give its compressor back, as gRPC's framer and the
+ * HTTP sender do even when a write fails.
  */
 final class IsalGzip {
 

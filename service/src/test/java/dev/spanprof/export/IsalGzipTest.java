@@ -7,7 +7,12 @@ import dev.spanprof.config.ExportConfiguration.Compression;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Random;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -67,6 +72,24 @@ class IsalGzipTest {
 
     for (int i = 0; i < 3; i++) {
       assertThat(levelOne(spans, 1000)).isEqualTo(first);
+    }
+  }
+
+  @Test
+  void streamsOnSeveralThreadsAtOnce_eachGetTheirOwnCompressor() throws Exception {
+    byte[] spans = CompressorsTest.spanLikeBytes();
+    byte[] expected = levelOne(spans, spans.length);
+    ExecutorService threads = Executors.newFixedThreadPool(4);
+    try {
+      List<Future<byte[]>> results = new ArrayList<>();
+      for (int i = 0; i < 64; i++) {
+        results.add(threads.submit(() -> levelOne(spans, 4096)));
+      }
+      for (Future<byte[]> result : results) {
+        assertThat(result.get()).isEqualTo(expected);
+      }
+    } finally {
+      threads.shutdownNow();
     }
   }
 
