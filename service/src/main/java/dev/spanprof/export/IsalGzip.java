@@ -30,10 +30,10 @@ final class IsalGzip {
   private static final int MAX_IDLE = 16;
   private static final int COUNT_BITS = 31;
   private static final long COUNT_MASK = (1L << COUNT_BITS) - 1;
+  private static final int BUFFER_BYTES = 16 * 1024;
 
   /** Null when the library loaded; else why not. */
   private static final String UNAVAILABLE = load();
-  private static final int BUFFER_BYTES = 16 * 1024;
   private static final ArrayDeque<Compressor> IDLE = new ArrayDeque<>();
 
   private IsalGzip() {}
