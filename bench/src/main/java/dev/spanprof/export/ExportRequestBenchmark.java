@@ -29,8 +29,8 @@ import org.openjdk.jmh.annotations.State;
  * level 1: encoded into an array that is then compressed, against encoded straight into the
  * compressor, as the gRPC forwarder now does; streamed into the JDK's zlib at level 1, which the
  * senders' gzip is where ISA-L is not built ({@link IsalGzip}); and streamed into zstd at level
- * 1, the other compression. The compressed bytes go to a stream that only counts them, standing for gRPC's
- * pooled buffers. Per span.
+ * 1, the other compression. The compressed bytes go to a stream that only counts them, standing
+ * for gRPC's pooled buffers. Per span.
  */
 @State(Scope.Thread)
 @BenchmarkMode(Mode.AverageTime)

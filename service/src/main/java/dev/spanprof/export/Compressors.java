@@ -31,10 +31,15 @@ final class Compressors {
 
   static OutputStream stream(Compression compression, int level, OutputStream out) throws IOException {
     return switch (compression) {
-      case GZIP -> level == 1 && IsalGzip.available() ? IsalGzip.stream(out) : zlibGzip(level, out);
+      case GZIP -> throughIsal(level) ? IsalGzip.stream(out) : zlibGzip(level, out);
       case ZSTD -> new ZstdOutputStreamNoFinalizer(out, RecyclingBufferPool.INSTANCE, level);
       case NONE -> throw new IllegalArgumentException("no compression to stream through");
     };
+  }
+
+  /** Whether gzip at {@code level} goes through ISA-L: level 1, where its library loaded. */
+  private static boolean throughIsal(int level) {
+    return level == 1 && IsalGzip.available();
   }
 
   /** gzip through the JDK's zlib at {@code level}. */
@@ -68,7 +73,7 @@ final class Compressors {
    */
   static void requireNative(Compression compression, int level) {
     if (compression == Compression.GZIP) {
-      if (level == 1 && IsalGzip.available()) {
+      if (throughIsal(level)) {
         LOG.info("Forwarding gzip level 1 through ISA-L");
       } else if (level == 1) {
         LOG.info("Forwarding gzip level 1 through the JDK's zlib: ISA-L {}", IsalGzip.unavailableReason());
