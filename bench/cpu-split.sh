@@ -8,17 +8,9 @@
 set -euo pipefail
 warmup=${WARMUP:-30}
 jar=bench/target/benchmarks.jar
-java -cp "$jar" dev.spanprof.bench.DecodeOnlySink 4320 > /tmp/spanprof-sink.log 2>&1 &
-sink=$!
+. bench/spanprof-and-sink.sh
 # shellcheck disable=SC2086
-java -Xmx1536m ${SPANPROF_JAVA_OPTS:--XX:+UseParallelGC} -Dspanprof.export.endpoint=http://localhost:4320 \
-    -jar service/target/spanprof-all.jar > /tmp/spanprof-service.log 2>&1 &
-service=$!
-trap 'kill $service $sink 2>/dev/null || true' EXIT
-until curl -sf localhost:9464/health/readiness > /dev/null; do
-  kill -0 "$service" 2> /dev/null || { echo "spanprof did not start: /tmp/spanprof-service.log" >&2; exit 1; }
-  sleep 0.3
-done
+start_spanprof_and_sink "" ${SPANPROF_JAVA_OPTS:--XX:+UseParallelGC}
 java -cp "$jar" dev.spanprof.bench.LoadGenerator --target=localhost:4317 --streams=4 \
     --duration=45s --warmup="${warmup}s" > /tmp/spanprof-generator.out 2>&1 &
 generator=$!

@@ -11,17 +11,9 @@ set -euo pipefail
 warmup=${WARMUP:-90}
 jar=bench/target/benchmarks.jar
 gc_log=/tmp/spanprof-overload-gc.log
-taskset -c 0 java -cp "$jar" dev.spanprof.bench.DecodeOnlySink 4320 > /tmp/spanprof-sink.log 2>&1 &
-sink=$!
-taskset -c 0 java -Xmx1536m -XX:+UseParallelGC -Dspanprof.ingest.span-store-size=512MB \
-    -Xlog:gc:file="$gc_log" -Dspanprof.export.endpoint=http://localhost:4320 \
-    -jar service/target/spanprof-all.jar > /tmp/spanprof-service.log 2>&1 &
-service=$!
-trap 'kill $service $sink 2>/dev/null || true' EXIT
-until curl -sf localhost:9464/health/readiness > /dev/null; do
-  kill -0 "$service" 2> /dev/null || { echo "spanprof did not start: /tmp/spanprof-service.log" >&2; exit 1; }
-  sleep 0.3
-done
+. bench/spanprof-and-sink.sh
+start_spanprof_and_sink "taskset -c 0" -XX:+UseParallelGC -Dspanprof.ingest.span-store-size=512MB \
+    -Xlog:gc:file="$gc_log"
 taskset -c 1 java -cp "$jar" dev.spanprof.bench.LoadGenerator --target=localhost:4317 --streams="${STREAMS:-16}" \
     --duration=60s --warmup="${warmup}s" | tee /tmp/spanprof-generator.out
 echo "readiness after the run: HTTP $(curl -s -o /dev/null -w '%{http_code}' localhost:9464/health/readiness)"

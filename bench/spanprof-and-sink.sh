@@ -1,0 +1,21 @@
+# Sourced by the scripts that load spanprof with its next hop: starts the decode-only sink on
+# port 4320 and spanprof forwarding to it, both run through PIN (a command prefix such as
+# "taskset -c 0", or empty), spanprof with the JVM options given after it and -Xmx1536m. Sets
+# $sink and $service, kills both when the script exits, and returns once spanprof is ready.
+start_spanprof_and_sink() {
+  local pin=$1
+  shift
+  # shellcheck disable=SC2086
+  $pin java -cp bench/target/benchmarks.jar dev.spanprof.bench.DecodeOnlySink 4320 \
+      > /tmp/spanprof-sink.log 2>&1 &
+  sink=$!
+  # shellcheck disable=SC2086
+  $pin java -Xmx1536m "$@" -Dspanprof.export.endpoint=http://localhost:4320 \
+      -jar service/target/spanprof-all.jar > /tmp/spanprof-service.log 2>&1 &
+  service=$!
+  trap 'kill $service $sink 2>/dev/null || true' EXIT
+  until curl -sf localhost:9464/health/readiness > /dev/null; do
+    kill -0 "$service" 2> /dev/null || { echo "spanprof did not start: /tmp/spanprof-service.log" >&2; exit 1; }
+    sleep 0.3
+  done
+}
