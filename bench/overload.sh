@@ -4,7 +4,7 @@
 # a warm-up (WARMUP seconds, default 90), a 60 s run from STREAMS concurrent streams (default 16:
 # with fewer, the streams wait on spanprof's replies more than on their core). Prints how many
 # times spanprof's intake was offered, what was refused and why, whether spanprof is still
-# ready, and its heap against its bound (-Xmx1536m): the largest heap after a collection and the
+# ready, and its heap against its bound (-Xmx): the largest heap after a collection and the
 # most it committed, from its GC log. Run from the repository root after
 # `mvn -B -q install -DskipTests`; needs taskset.
 set -euo pipefail
@@ -25,6 +25,6 @@ awk '/^  accepted / { accepted = $2; refused = $7; sub(",", "", refused) }
   END { printf "offered %.2f times what spanprof took\n", (accepted + refused) / accepted }' \
     /tmp/spanprof-generator.out
 # ParallelGC's lines end "<before>M-><after>M(<committed>M) <pause>ms".
-grep -oE '[0-9]+M->[0-9]+M\([0-9]+M\)' "$gc_log" | awk -F'[->()M]+' '
+grep -oE '[0-9]+M->[0-9]+M\([0-9]+M\)' "$gc_log" | awk -F'[->()M]+' -v bound="$spanprof_heap_mb" '
   { if ($2 > after) after = $2; if ($3 > committed) committed = $3 }
-  END { printf "heap: at most %d MB after a collection, %d MB committed, of 1536 MB\n", after, committed }'
+  END { printf "heap: at most %d MB after a collection, %d MB committed, of %d MB\n", after, committed, bound }'

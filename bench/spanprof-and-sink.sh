@@ -1,7 +1,9 @@
 # Sourced by the scripts that load spanprof with its next hop: starts the decode-only sink on
 # port 4320 and spanprof forwarding to it, both run through PIN (a command prefix such as
-# "taskset -c 0", or empty), spanprof with the JVM options given after it and -Xmx1536m. Sets
-# $sink and $service, kills both when the script exits, and returns once spanprof is ready.
+# "taskset -c 0", or empty), spanprof with the JVM options given after it and a heap of
+# $spanprof_heap_mb. Sets $sink and $service, kills both when the script exits, and returns once
+# spanprof is ready.
+spanprof_heap_mb=1536
 start_spanprof_and_sink() {
   local pin=$1
   shift
@@ -10,7 +12,7 @@ start_spanprof_and_sink() {
       > /tmp/spanprof-sink.log 2>&1 &
   sink=$!
   # shellcheck disable=SC2086
-  $pin java -Xmx1536m "$@" -Dspanprof.export.endpoint=http://localhost:4320 \
+  $pin java -Xmx"$spanprof_heap_mb"m "$@" -Dspanprof.export.endpoint=http://localhost:4320 \
       -jar service/target/spanprof-all.jar > /tmp/spanprof-service.log 2>&1 &
   service=$!
   trap 'kill $service $sink 2>/dev/null || true' EXIT
