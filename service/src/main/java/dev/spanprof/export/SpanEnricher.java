@@ -16,7 +16,6 @@ import java.util.ArrayList;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.ToDoubleFunction;
 
 /**
@@ -31,6 +30,20 @@ import java.util.function.ToDoubleFunction;
  * export request writes them after the original's.
  */
 final class SpanEnricher {
+
+  // The contract's enriched span attributes.
+  private static final Key RESOURCE = new Key("spanprof.resource");
+  private static final Key STATE = new Key("spanprof.state");
+  private static final Key SELF_TIME = new Key("spanprof.self_time_ns");
+  private static final Key CRITICAL_PATH = new Key("spanprof.critical_path_ns");
+  private static final Key ON_CRITICAL_PATH = new Key("spanprof.on_critical_path");
+  private static final Key DURATION_PERCENTILE = new Key("spanprof.duration_percentile");
+  private static final Key TRACE_SPAN_TIME = new Key("spanprof.trace.span_time_ns");
+  private static final Key TRACE_RESOURCE_TIME = new Key("spanprof.trace.resource_time_ns");
+  private static final Key TRACE_TTX = new Key("spanprof.trace.ttx_ns");
+  private static final Key TRACE_TTC = new Key("spanprof.trace.ttc_ns");
+  private static final Key TRACE_PARALLELISM = new Key("spanprof.trace.parallelism");
+  private static final Key TRACE_COMPLETE = new Key("spanprof.trace.complete");
 
   private final ToDoubleFunction<SpanRecord> durationPercentile;
   private final SpanStore store;
@@ -60,20 +73,20 @@ final class SpanEnricher {
         SpanRecord span = spans.get(i);
         SpanProfile result = profile.spans().get(i);
         Attributes added = attributes.of(span);
-        added.string("spanprof.resource", result.resource());
-        added.string("spanprof.state", result.state());
-        added.integer("spanprof.self_time_ns", result.selfTimeNs());
-        added.integer("spanprof.critical_path_ns", result.criticalPathNs());
-        added.bool("spanprof.on_critical_path", result.onCriticalPath());
-        added.number("spanprof.duration_percentile",
+        added.string(RESOURCE, result.resource());
+        added.string(STATE, result.state());
+        added.integer(SELF_TIME, result.selfTimeNs());
+        added.integer(CRITICAL_PATH, result.criticalPathNs());
+        added.bool(ON_CRITICAL_PATH, result.onCriticalPath());
+        added.number(DURATION_PERCENTILE,
             durationPercentile.applyAsDouble(span));
         if (i == profile.primaryRoot()) {
-          added.integer("spanprof.trace.span_time_ns", profile.spanTimeNs());
-          added.integer("spanprof.trace.resource_time_ns", profile.resourceTimeNs());
-          added.integer("spanprof.trace.ttx_ns", profile.ttxNs());
-          added.integer("spanprof.trace.ttc_ns", profile.ttcNs());
-          added.number("spanprof.trace.parallelism", profile.parallelism());
-          added.bool("spanprof.trace.complete", complete(trace, span));
+          added.integer(TRACE_SPAN_TIME, profile.spanTimeNs());
+          added.integer(TRACE_RESOURCE_TIME, profile.resourceTimeNs());
+          added.integer(TRACE_TTX, profile.ttxNs());
+          added.integer(TRACE_TTC, profile.ttcNs());
+          added.number(TRACE_PARALLELISM, profile.parallelism());
+          added.bool(TRACE_COMPLETE, complete(trace, span));
         }
         entries.add(added.encode(writer));
       }
@@ -100,9 +113,18 @@ final class SpanEnricher {
    * are UTF-8 encoded once: the keys for good, the values (resource ids, states) once per trace,
    * whose spans repeat the same few. One per analysis thread, used for trace after trace.
    */
-  private static final class Attributes {
-    private static final Map<String, byte[]> ENCODED_KEYS = new ConcurrentHashMap<>();
+  /** An attribute's key, and its UTF-8 encoding, made once. */
+  private static final class Key {
+    final String name;
+    final byte[] utf8;
 
+    Key(String name) {
+      this.name = name;
+      this.utf8 = name.getBytes(UTF_8);
+    }
+  }
+
+  private static final class Attributes {
     // AnyValue's oneof field numbers, which also name the value's type here.
     private static final int STRING = 1;
     private static final int BOOL = 2;
@@ -140,25 +162,25 @@ final class SpanEnricher {
       return this;
     }
 
-    void string(String key, String value) {
+    void string(Key key, String value) {
       add(key, STRING, value, 0);
     }
 
-    void integer(String key, long value) {
+    void integer(Key key, long value) {
       add(key, INT, null, value);
     }
 
-    void number(String key, double value) {
+    void number(Key key, double value) {
       add(key, DOUBLE, null, Double.doubleToRawLongBits(value));
     }
 
-    void bool(String key, boolean value) {
+    void bool(Key key, boolean value) {
       add(key, BOOL, null, value ? 1 : 0);
     }
 
-    private void add(String key, int type, String text, long number) {
-      if (span.attributes().get(key) == null) {
-        keys[count] = ENCODED_KEYS.computeIfAbsent(key, k -> k.getBytes(UTF_8));
+    private void add(Key key, int type, String text, long number) {
+      if (span.attributes().get(key.name) == null) {
+        keys[count] = key.utf8;
         types[count] = type;
         strings[count] = text == null ? null
             : encodedValues.computeIfAbsent(text, k -> k.getBytes(UTF_8));
