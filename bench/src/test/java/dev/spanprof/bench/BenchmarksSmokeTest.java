@@ -36,6 +36,7 @@ class BenchmarksSmokeTest {
             "dev.spanprof.bench.AnalysisBenchmark.analyze",
             "dev.spanprof.bench.RankingBenchmark.refresh",
             "dev.spanprof.bench.HistogramBenchmark.lookupAndRecord",
+            "dev.spanprof.bench.HistogramBenchmark.percentileRank",
             "dev.spanprof.bench.WindowAdvanceBenchmark.advance",
             "dev.spanprof.export.EnrichmentBenchmark.appendBytes",
             "dev.spanprof.export.EnrichmentBenchmark.rebuild",
