@@ -106,13 +106,6 @@ final class SpanEnricher {
         && trace.completion() != Completion.SPAN_LIMIT;
   }
 
-  /**
-   * The attributes to append to one span, skipping keys it already has, encoded by hand into an
-   * exactly sized range of the span store: building {@code KeyValue} messages and streaming them
-   * cost several kilobytes of garbage per span (the stream's own 4 KB buffer among them). Strings
-   * are UTF-8 encoded once: the keys for good, the values (resource ids, states) once per trace,
-   * whose spans repeat the same few. One per analysis thread, used for trace after trace.
-   */
   /** An attribute's key, and its UTF-8 encoding, made once. */
   private static final class Key {
     final String name;
@@ -124,6 +117,13 @@ final class SpanEnricher {
     }
   }
 
+  /**
+   * The attributes to append to one span, skipping keys it already has, encoded by hand into an
+   * exactly sized range of the span store: building {@code KeyValue} messages and streaming them
+   * cost several kilobytes of garbage per span (the stream's own 4 KB buffer among them). Strings
+   * are UTF-8 encoded once: the keys for good, the values (resource ids, states) once per trace,
+   * whose spans repeat the same few. One per analysis thread, used for trace after trace.
+   */
   private static final class Attributes {
     // AnyValue's oneof field numbers, which also name the value's type here.
     private static final int STRING = 1;
