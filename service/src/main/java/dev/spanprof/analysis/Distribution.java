@@ -6,6 +6,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import org.HdrHistogram.AbstractHistogram;
+import org.HdrHistogram.Histogram;
 import org.HdrHistogram.HistogramIterationValue;
 import org.HdrHistogram.IntCountsHistogram;
 import org.HdrHistogram.PackedHistogram;
@@ -34,10 +35,12 @@ import org.HdrHistogram.PackedHistogram;
  * the dense form. The counts join the slice's histogram when it completes or is read.
  *
  * <p><b>Window and memory.</b> {@link #advance} completes the current slice: it is added to the
- * sum of all completed slices (the cumulative view is that sum and the current slice) and to the
- * sum of the window's completed slices, and kept encoded (HdrHistogram's V2 encoding, a few
- * hundred bytes) until it leaves the window, when it is decoded and subtracted from the
- * window's sum. So a series holds three live histograms however many slices its window has.
+ * sum of all completed slices (the cumulative view is that sum and the current slice), and kept
+ * until it leaves the window (the window view is the window's completed slices and the current
+ * slice). Both the sum and the slices are kept in HdrHistogram's V2 encoding, about a fifth of
+ * the bytes of a packed histogram: a series holds one live histogram, its current slice, and
+ * its views are added up when read. 10 000 busy series took 185 MB while the two sums were
+ * live packed histograms, and take 77 MB encoded (BENCHMARKS.md).
  *
  * <p><b>Coordinated omission.</b> With an expected interval, every value is also recorded with
  * {@link AbstractHistogram#recordValueWithExpectedInterval}, which back-fills the samples a
@@ -182,15 +185,15 @@ public final class Distribution {
    * #percentileRank} up to date as {@link #flush} does.
    */
   public synchronized void advance() {
-    raw.advance();
+    AbstractHistogram completedSum = raw.advance();
+    // The completed slices' sum is now the whole cumulative view: ranked as it is, before the
+    // corrected views' advance reuses the thread's histogram it is in.
+    if (recordedSinceFlush && ranked) {
+      valuesAtRanks = valuesAtRanks(completedSum != null ? completedSum : raw.cumulative());
+      recordedSinceFlush = false;
+    }
     if (corrected != null) {
       corrected.advance();
-    }
-    // The completed slices' sum is now the whole cumulative view: ranked as it is, where a
-    // flush first would copy it (copying a packed histogram grows the copy bucket by bucket).
-    if (recordedSinceFlush && ranked) {
-      valuesAtRanks = valuesAtRanks(raw.completed);
-      recordedSinceFlush = false;
     }
   }
 
@@ -279,9 +282,12 @@ public final class Distribution {
     return list;
   }
 
-  /** One set of views (raw, or corrected): the current slice and the sums of completed ones. */
+  /**
+   * One set of views (raw, or corrected): the current slice, the sum of the completed ones and
+   * the window's completed slices, the last two encoded.
+   */
   private static final class Views {
-    /** Each advancing thread's scratch space for encoding a slice. */
+    /** Each advancing thread's scratch space for encoding a slice or the sum. */
     private static final ThreadLocal<ByteBuffer> ENCODING_BUFFER =
         ThreadLocal.withInitial(() -> ByteBuffer.allocate(0));
     /** The counts layout per number of significant digits (0 to 5), shared by every series. */
@@ -290,15 +296,26 @@ public final class Distribution {
     private static final int[] NO_COUNTS = new int[0];
     /**
      * Each advancing thread's dense histogram per number of significant digits, cleared before
-     * each use: a completing slice is gathered there to be added to the sums and encoded.
+     * each use: a completing slice is gathered there to be added to the sum and encoded.
      */
     private static final ThreadLocal<IntCountsHistogram[]> DENSE_SLICES =
         ThreadLocal.withInitial(() -> new IntCountsHistogram[COUNTS_INDEXES.length]);
+    /**
+     * Each advancing thread's dense histogram per number of significant digits for the sum of
+     * completed slices, cleared before each use; long counts, since the sum grows for as long
+     * as the series lives.
+     */
+    private static final ThreadLocal<Histogram[]> DENSE_SUMS =
+        ThreadLocal.withInitial(() -> new Histogram[COUNTS_INDEXES.length]);
 
     private final int slices;
+    private final int significantDigits;
     private final CountsIndex countsIndex;
-    /** The slice being recorded into while it is young; emptied when it moves to counts. */
-    private final PackedHistogram packedSlice;
+    /**
+     * The slice being recorded into while it is young; emptied when it moves to counts, and a
+     * fresh one for each slice: a packed array keeps the storage its busiest slice grew to.
+     */
+    private PackedHistogram packedSlice;
     /**
      * The busy slice's counts by {@link #countsIndex}, grown to its highest value; null while the
      * slice is young. A plain array, not a dense HdrHistogram: a record then reads this object
@@ -306,19 +323,23 @@ public final class Distribution {
      * are many, and a record finds few of their lines in the cache).
      */
     private int[] counts;
-    /** Every completed slice, added up: with the current slice, the cumulative view. */
-    private final PackedHistogram completed;
-    /** The window's completed slices, added up: with the current slice, the window view. */
-    private final PackedHistogram completedInWindow;
-    /** The window's completed slices, oldest first, encoded. */
+    /**
+     * Every completed slice, added up, encoded; null before the first. With the current slice,
+     * the cumulative view. Encoded, not a live packed histogram: a fifth of the bytes, read only
+     * at a window advance and by a reader.
+     */
+    private byte[] completed;
+    /**
+     * The window's completed slices, oldest first, encoded. With the current slice, the window
+     * view: added up when read, rather than kept summed in a live histogram of their own.
+     */
     private final ArrayDeque<byte[]> completedSlices = new ArrayDeque<>();
 
     Views(int significantDigits, int slices) {
       this.slices = slices;
+      this.significantDigits = significantDigits;
       this.countsIndex = COUNTS_INDEXES[significantDigits];
       this.packedSlice = new PackedHistogram(significantDigits);
-      this.completed = new PackedHistogram(significantDigits);
-      this.completedInWindow = new PackedHistogram(significantDigits);
     }
 
     void record(long value, long expectedIntervalNanos) {
@@ -362,10 +383,6 @@ public final class Distribution {
     /** Adds the current slice to {@code target}: its packed part and its counts. */
     private void addCurrentTo(AbstractHistogram target) {
       target.add(packedSlice);
-      addCountsTo(target);
-    }
-
-    private void addCountsTo(AbstractHistogram target) {
       if (counts != null) {
         for (int index = 0; index < counts.length; index++) {
           if (counts[index] != 0) {
@@ -375,48 +392,74 @@ public final class Distribution {
       }
     }
 
-    void advance() {
-      AbstractHistogram slice = completedSlice();
-      completed.add(slice);
-      completedInWindow.add(slice);
-      completedSlices.addLast(encode(slice));
-      packedSlice.reset();
-      counts = null;
-      while (completedSlices.size() > slices - 1) {
-        completedInWindow.subtract(decode(completedSlices.removeFirst()));
+    /**
+     * Completes the current slice: adds it to the sum and keeps it encoded in the window.
+     *
+     * @return the sum of every completed slice, the thread's scratch histogram (valid until its
+     *     next advance); null when the slice was empty, which leaves the sum as it was
+     */
+    AbstractHistogram advance() {
+      AbstractHistogram sum = null;
+      if (packedSlice.getTotalCount() == 0 && counts == null) {
+        completedSlices.addLast(encode(packedSlice));
+      } else {
+        AbstractHistogram slice = gathered();
+        sum = emptySum();
+        if (completed != null) {
+          EncodedCounts.addTo(completed, countsIndex, sum);
+        }
+        sum.add(slice);
+        completed = encode(sum);
+        completedSlices.addLast(encode(slice));
+        packedSlice = new PackedHistogram(packedSlice);
+        counts = null;
       }
+      while (completedSlices.size() > slices - 1) {
+        completedSlices.removeFirst();
+      }
+      return sum;
     }
 
     /**
-     * The current slice as one histogram, to add to both sums and encode: an idle one as its
-     * empty packed histogram, any other gathered (packed part and counts) in the thread's dense
-     * histogram. Adding and encoding read a histogram bucket by bucket; in packed form every
-     * read walks the packed index, and the slice was read three times, after its counts had been
-     * added into it bucket by bucket, growing it each time. That was most of the advance's time.
+     * The current slice, packed part and counts, gathered in the thread's dense histogram. Adding
+     * and encoding read a histogram bucket by bucket; in packed form every read walks the packed
+     * index.
      */
-    private AbstractHistogram completedSlice() {
-      if (packedSlice.getTotalCount() == 0 && counts == null) {
-        return packedSlice;
-      }
+    private AbstractHistogram gathered() {
       IntCountsHistogram[] dense = DENSE_SLICES.get();
-      int digits = packedSlice.getNumberOfSignificantValueDigits();
-      if (dense[digits] == null) {
-        dense[digits] = new IntCountsHistogram(digits);
+      if (dense[significantDigits] == null) {
+        dense[significantDigits] = new IntCountsHistogram(significantDigits);
       }
       // Cleared before, not after: a series whose advance failed half way leaves nothing in it.
-      dense[digits].reset();
-      addCurrentTo(dense[digits]);
-      return dense[digits];
+      dense[significantDigits].reset();
+      addCurrentTo(dense[significantDigits]);
+      return dense[significantDigits];
+    }
+
+    /** The thread's dense histogram for the sum of completed slices, emptied. */
+    private Histogram emptySum() {
+      Histogram[] sums = DENSE_SUMS.get();
+      if (sums[significantDigits] == null) {
+        sums[significantDigits] = new Histogram(significantDigits);
+      }
+      sums[significantDigits].reset();
+      return sums[significantDigits];
     }
 
     PackedHistogram cumulative() {
-      PackedHistogram cumulative = completed.copy();
+      PackedHistogram cumulative = new PackedHistogram(significantDigits);
+      if (completed != null) {
+        EncodedCounts.addTo(completed, countsIndex, cumulative);
+      }
       addCurrentTo(cumulative);
       return cumulative;
     }
 
     PackedHistogram window() {
-      PackedHistogram window = completedInWindow.copy();
+      PackedHistogram window = new PackedHistogram(significantDigits);
+      for (byte[] slice : completedSlices) {
+        EncodedCounts.addTo(slice, countsIndex, window);
+      }
       addCurrentTo(window);
       return window;
     }
@@ -424,8 +467,7 @@ public final class Distribution {
     long footprintBytes() {
       long bytes = packedSlice.getEstimatedFootprintInBytes()
           + (counts == null ? 0 : 16 + 4L * counts.length)
-          + completed.getEstimatedFootprintInBytes()
-          + completedInWindow.getEstimatedFootprintInBytes();
+          + (completed == null ? 0 : completed.length);
       for (byte[] slice : completedSlices) {
         bytes += slice.length;
       }
@@ -433,24 +475,20 @@ public final class Distribution {
     }
 
     /**
-     * The slice in HdrHistogram's V2 encoding, whose run-length counts are already compact; not
-     * the deflated form, whose encoder keeps a worst-case-sized buffer cached in the histogram.
+     * {@code histogram} in HdrHistogram's V2 encoding, whose run-length counts are already
+     * compact (a packed histogram takes about five times the bytes); not the deflated form,
+     * whose encoder keeps a worst-case-sized buffer cached in the histogram.
      */
-    private static byte[] encode(AbstractHistogram slice) {
+    private static byte[] encode(AbstractHistogram histogram) {
       ByteBuffer buffer = ENCODING_BUFFER.get();
-      int needed = slice.getNeededByteBufferCapacity();
+      int needed = histogram.getNeededByteBufferCapacity();
       if (buffer.capacity() < needed) {
         buffer = ByteBuffer.allocate(needed);
         ENCODING_BUFFER.set(buffer);
       }
       buffer.clear();
-      int length = slice.encodeIntoByteBuffer(buffer);
+      int length = histogram.encodeIntoByteBuffer(buffer);
       return Arrays.copyOf(buffer.array(), length);
-    }
-
-    /** A slice to subtract, decoded dense: it is read bucket by bucket, and then dropped. */
-    private static AbstractHistogram decode(byte[] slice) {
-      return IntCountsHistogram.decodeFromByteBuffer(ByteBuffer.wrap(slice), 0);
     }
   }
 

@@ -402,6 +402,29 @@ class DistributionTest {
     assertThat(distribution.footprintBytes()).isLessThan(8 * 1024);
   }
 
+  /**
+   * A series whose window is full of busy slices keeps its completed slices and their sum
+   * encoded: the whole series takes less than one packed copy of its cumulative view, where it
+   * once kept two such sums live besides the slice.
+   */
+  @Test
+  void footprint_completedSlicesAreKeptEncoded() {
+    Distribution distribution = new Distribution(2, 6, BOUNDARIES, 0, 0, false);
+    Random random = new Random(3);
+    for (int slice = 0; slice < 6; slice++) {
+      for (int i = 0; i < 200; i++) {
+        distribution.record((long) Math.pow(10, 4 + 6 * random.nextDouble()), null, 0, 0, 0);
+      }
+      distribution.advance();
+    }
+
+    Distribution.Snapshot snapshot = distribution.snapshot();
+    assertThat(snapshot.cumulative().getTotalCount()).isEqualTo(1_200);
+    assertThat(snapshot.window().getTotalCount()).isEqualTo(1_000);
+    assertThat(distribution.footprintBytes())
+        .isLessThan(snapshot.cumulative().getEstimatedFootprintInBytes());
+  }
+
   private static SeriesKey key(String operation) {
     return new SeriesKey(Kind.DURATION, List.of("service_name", "span_name"), List.of("svc", operation));
   }
