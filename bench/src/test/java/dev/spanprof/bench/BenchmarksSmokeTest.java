@@ -38,6 +38,7 @@ class BenchmarksSmokeTest {
             "dev.spanprof.bench.HistogramBenchmark.lookupAndRecord",
             "dev.spanprof.bench.HistogramBenchmark.percentileRank",
             "dev.spanprof.bench.WindowAdvanceBenchmark.advance",
+            "dev.spanprof.bench.SeriesSnapshotBenchmark.snapshot",
             "dev.spanprof.export.EnrichmentBenchmark.appendBytes",
             "dev.spanprof.export.EnrichmentBenchmark.rebuild",
             "dev.spanprof.export.ExportRequestBenchmark.arrayThenGzip",
