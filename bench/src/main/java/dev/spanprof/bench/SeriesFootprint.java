@@ -1,5 +1,6 @@
 package dev.spanprof.bench;
 
+import dev.spanprof.analysis.Distribution;
 import dev.spanprof.analysis.DistributionRegistry;
 import dev.spanprof.analysis.DistributionRegistry.Kind;
 import dev.spanprof.analysis.DistributionRegistry.SeriesKey;
@@ -7,6 +8,7 @@ import dev.spanprof.analysis.TraceId;
 import java.lang.management.ManagementFactory;
 import java.lang.management.MemoryMXBean;
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.List;
 import java.util.SplittableRandom;
 
@@ -15,7 +17,8 @@ import java.util.SplittableRandom;
  * recording {@code values} durations per window slice (default 200, spread from 10 µs to 10 s)
  * through every slice of its sliding window, with exemplars, as the service's registry keeps
  * them. Prints the heap used after a full collection, before and after, in total and per
- * series.
+ * series; then what reading every series' views takes, as a scrape of {@code /metrics} reads
+ * them (one reader for all, the median of five passes).
  *
  * <p>{@code java -cp bench/target/benchmarks.jar dev.spanprof.bench.SeriesFootprint [series] [values]}
  */
@@ -53,6 +56,21 @@ public final class SeriesFootprint {
     System.out.printf("%d series x %d values per slice x %d slices: %.1f MB, %.1f KB per series%n",
         registry.size(), values, SLICES, (after - before) / 1e6,
         (after - before) / 1e3 / registry.size());
+
+    long[] passNanos = new long[5];
+    long counted = 0;
+    for (int pass = 0; pass < passNanos.length; pass++) {
+      Distribution.Reader reader = registry.reader();
+      long start = System.nanoTime();
+      for (Distribution distribution : registry.all().values()) {
+        counted += distribution.read(reader).window().getTotalCount();
+      }
+      passNanos[pass] = System.nanoTime() - start;
+    }
+    Arrays.sort(passNanos);
+    System.out.printf("reading every series' views: %.1f ms a pass, %.1f µs per series"
+            + " (%d values in the windows read)%n", passNanos[2] / 1e6,
+        passNanos[2] / 1e3 / registry.size(), counted / passNanos.length);
   }
 
   private static long usedAfterGc() {

@@ -173,6 +173,11 @@ public final class DistributionRegistry {
     return Map.copyOf(series);
   }
 
+  /** A reader of this registry's series, for one thread at a time ({@link Distribution#read}). */
+  public Distribution.Reader reader() {
+    return new Distribution.Reader(significantDigits);
+  }
+
   public int size() {
     return series.size();
   }

@@ -82,9 +82,12 @@ public final class DistributionExport {
       points.put(kind, new ArrayList<>());
     }
     List<GaugeDataPointSnapshot> quantilePoints = new ArrayList<>();
+    // One reader for the scrape: each series' views are read, turned into points, then
+    // overwritten by the next series'.
+    Distribution.Reader reader = registry.reader();
     for (Map.Entry<SeriesKey, Distribution> entry : registry.all().entrySet()) {
       SeriesKey key = entry.getKey();
-      Distribution.Snapshot snapshot = entry.getValue().snapshot();
+      Distribution.Snapshot snapshot = entry.getValue().read(reader);
       Labels labels = Labels.of(key.labelNames(), key.labelValues());
       List<HistogramDataPointSnapshot> kindPoints = points.get(key.kind());
       if (key.kind() == Kind.DURATION) {

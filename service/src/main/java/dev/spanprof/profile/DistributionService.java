@@ -27,7 +27,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import org.HdrHistogram.AbstractHistogram;
-import org.HdrHistogram.PackedHistogram;
+import org.HdrHistogram.Histogram;
 
 /**
  * Records every analysed span's duration, self time and critical-path time, and every trace's
@@ -293,27 +293,28 @@ public final class DistributionService implements ProfileConsumer {
    * codes together); empty when the operation has none.
    */
   public Optional<Merged> merged(Kind kind, String service, String operation) {
-    PackedHistogram cumulative = null;
-    PackedHistogram window = null;
-    PackedHistogram cumulativeCorrected = null;
-    PackedHistogram windowCorrected = null;
+    Histogram cumulative = null;
+    Histogram window = null;
+    Histogram cumulativeCorrected = null;
+    Histogram windowCorrected = null;
+    Distribution.Reader reader = registry.reader();
     for (Map.Entry<SeriesKey, Distribution> entry : registry.all().entrySet()) {
       SeriesKey key = entry.getKey();
       if (key.kind() != kind || !service.equals(key.label("service_name"))
           || !operation.equals(key.label("span_name"))) {
         continue;
       }
-      Distribution.Snapshot snapshot = entry.getValue().snapshot();
+      Distribution.Snapshot snapshot = entry.getValue().read(reader);
       if (cumulative == null) {
-        cumulative = new PackedHistogram(significantDigits);
-        window = new PackedHistogram(significantDigits);
+        cumulative = new Histogram(significantDigits);
+        window = new Histogram(significantDigits);
       }
       cumulative.add(snapshot.cumulative());
       window.add(snapshot.window());
       if (snapshot.cumulativeCorrected() != null) {
         if (cumulativeCorrected == null) {
-          cumulativeCorrected = new PackedHistogram(significantDigits);
-          windowCorrected = new PackedHistogram(significantDigits);
+          cumulativeCorrected = new Histogram(significantDigits);
+          windowCorrected = new Histogram(significantDigits);
         }
         cumulativeCorrected.add(snapshot.cumulativeCorrected());
         windowCorrected.add(snapshot.windowCorrected());

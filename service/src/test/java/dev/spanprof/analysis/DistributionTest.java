@@ -1,6 +1,7 @@
 package dev.spanprof.analysis;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.spanprof.analysis.DistributionRegistry.Kind;
 import dev.spanprof.analysis.DistributionRegistry.SeriesKey;
@@ -421,8 +422,57 @@ class DistributionTest {
     Distribution.Snapshot snapshot = distribution.snapshot();
     assertThat(snapshot.cumulative().getTotalCount()).isEqualTo(1_200);
     assertThat(snapshot.window().getTotalCount()).isEqualTo(1_000);
+    PackedHistogram packedCumulative = new PackedHistogram(2);
+    packedCumulative.add(snapshot.cumulative());
     assertThat(distribution.footprintBytes())
-        .isLessThan(snapshot.cumulative().getEstimatedFootprintInBytes());
+        .isLessThan(packedCumulative.getEstimatedFootprintInBytes());
+  }
+
+  /**
+   * A scrape reads every series through one reader: each read holds exactly that series' views
+   * (raw and corrected, young and busy slices, completed ones), nothing of the series read before.
+   */
+  @Test
+  void read_oneReaderForManySeries_eachReadIsThatSeriesAlone() {
+    Random random = new Random(5);
+    List<Distribution> series = new ArrayList<>();
+    for (int s = 0; s < 4; s++) {
+      // Every other series corrects; the first is busy enough to move to dense counts.
+      Distribution distribution =
+          new Distribution(2, 3, BOUNDARIES, s % 2 == 0 ? 0 : 50_000_000, 0);
+      int values = s == 0 ? 3 * Distribution.DENSE_AFTER_VALUES : 300;
+      for (int slice = 0; slice < 4; slice++) {
+        for (int i = 0; i < values; i++) {
+          distribution.record((long) Math.pow(10, 3 + 6 * random.nextDouble()), null, 0, 0, 0);
+        }
+        if (slice < 3) {
+          distribution.advance();
+        }
+      }
+      series.add(distribution);
+    }
+
+    Distribution.Reader reader = new Distribution.Reader(2);
+    for (Distribution distribution : series) {
+      Distribution.Snapshot copies = distribution.snapshot();
+      Distribution.Snapshot read = distribution.read(reader);
+      assertThat(read.cumulative()).isEqualTo(copies.cumulative());
+      assertThat(read.window()).isEqualTo(copies.window());
+      assertThat(read.window().getTotalCount()).isLessThan(read.cumulative().getTotalCount());
+      assertThat(read.cumulativeCorrected()).isEqualTo(copies.cumulativeCorrected());
+      assertThat(read.windowCorrected()).isEqualTo(copies.windowCorrected());
+      assertThat(read.sumNanos()).isEqualTo(copies.sumNanos());
+    }
+    assertThat(series.get(1).read(reader).cumulativeCorrected().getTotalCount())
+        .isGreaterThan(series.get(1).read(reader).cumulative().getTotalCount());
+  }
+
+  @Test
+  void read_readerOfOtherDigits_isRefused() {
+    Distribution distribution = new Distribution(2, 3, BOUNDARIES, 0, 0);
+    assertThatThrownBy(() -> distribution.read(new Distribution.Reader(3)))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("3 significant digits");
   }
 
   private static SeriesKey key(String operation) {
