@@ -125,15 +125,7 @@ public final class DistributionExport {
 
   private HistogramDataPointSnapshot point(AbstractHistogram histogram, double sumNanos,
       Labels labels, List<Distribution.Exemplar> exemplars) {
-    long[] counts = new long[boundsNanos.length + 1];
-    long below = 0;
-    for (int i = 0; i < boundsNanos.length; i++) {
-      // Cumulative counts at each bound, differenced: adjacent buckets never count a value twice.
-      long atOrBelow = histogram.getTotalCount() == 0 ? 0 : histogram.getCountBetweenValues(0, boundsNanos[i]);
-      counts[i] = atOrBelow - below;
-      below = atOrBelow;
-    }
-    counts[boundsNanos.length] = histogram.getTotalCount() - below;
+    long[] counts = bucketCounts(histogram, boundsNanos);
     List<Exemplar> samples = new ArrayList<>();
     for (Distribution.Exemplar exemplar : exemplars) {
       if (exemplar != null) {
@@ -147,6 +139,29 @@ public final class DistributionExport {
     }
     return new HistogramDataPointSnapshot(ClassicHistogramBuckets.of(boundsSeconds, counts),
         sumNanos / 1e9, labels, Exemplars.of(samples), 0);
+  }
+
+  /**
+   * Each export bucket's count, the last for +Inf: the values HdrHistogram counts at or below the
+   * bound ({@link AbstractHistogram#getCountBetweenValues} from 0) and not at or below the one
+   * before, so adjacent buckets never count a value twice. Each bucket's range of HdrHistogram
+   * buckets is counted once, in one pass, not a count from 0 per bound: a scrape takes this for
+   * every series.
+   */
+  static long[] bucketCounts(AbstractHistogram histogram, long[] boundsNanos) {
+    long[] counts = new long[boundsNanos.length + 1];
+    if (histogram.getTotalCount() == 0) {
+      return counts;
+    }
+    long counted = 0;
+    for (int i = 0; i < boundsNanos.length; i++) {
+      // From the HdrHistogram bucket after the previous bound's: none when both bounds share one.
+      long fromNanos = i == 0 ? 0 : histogram.nextNonEquivalentValue(boundsNanos[i - 1]);
+      counts[i] = histogram.getCountBetweenValues(fromNanos, boundsNanos[i]);
+      counted += counts[i];
+    }
+    counts[boundsNanos.length] = histogram.getTotalCount() - counted;
+    return counts;
   }
 
   private void quantiles(AbstractHistogram window, Labels labels, List<GaugeDataPointSnapshot> into) {
