@@ -39,6 +39,7 @@ class BenchmarksSmokeTest {
             "dev.spanprof.bench.HistogramBenchmark.percentileRank",
             "dev.spanprof.bench.WindowAdvanceBenchmark.advance",
             "dev.spanprof.bench.SeriesSnapshotBenchmark.snapshot",
+            "dev.spanprof.bench.ScrapeBenchmark.scrape",
             "dev.spanprof.export.EnrichmentBenchmark.appendBytes",
             "dev.spanprof.export.EnrichmentBenchmark.rebuild",
             "dev.spanprof.export.ExportRequestBenchmark.arrayThenGzip",
