@@ -111,6 +111,7 @@ public final class DistributionService implements ProfileConsumer {
     long epochMillis = clock.millis();
     List<SpanRecord> spans = trace.spans();
     StampedSlots<SpanSeries> traceSeries = traceSeries(profile.distinctOperations().size());
+    SpanSeries rootSeries = null;
     for (int i = 0; i < spans.size(); i++) {
       SpanRecord span = spans.get(i);
       SpanProfile result = profile.spans().get(i);
@@ -134,15 +135,43 @@ public final class DistributionService implements ProfileConsumer {
           .record(result.selfTimeNs(), trace.traceId(), span.spanId(), now, epochMillis);
       series.criticalPath()
           .record(result.criticalPathNs(), trace.traceId(), span.spanId(), now, epochMillis);
+      if (i == profile.primaryRoot()) {
+        rootSeries = series;
+      }
     }
-    if (profile.primaryRoot() >= 0) {
+    if (rootSeries != null) {
       SpanRecord root = spans.get(profile.primaryRoot());
-      registry.series(operationKey(Kind.TRACE_TTX, root, List.of()), 0, now)
-          .record(profile.ttxNs(), trace.traceId(), root.spanId(), now, epochMillis);
-      registry.series(operationKey(Kind.TRACE_TTC, root, List.of()), 0, now)
-          .record(profile.ttcNs(), trace.traceId(), root.spanId(), now, epochMillis);
+      RootSeries series = rootSeries(rootSeries, root, now);
+      series.ttx().record(profile.ttxNs(), trace.traceId(), root.spanId(), now, epochMillis);
+      series.ttc().record(profile.ttcNs(), trace.traceId(), root.spanId(), now, epochMillis);
     }
   }
+
+  /**
+   * The TTX and TTC series of a trace whose primary root has {@code spanSeries}, remembered
+   * there when they are their key's own. Looked up in the registry for every trace, they took
+   * about 7 % of PipelineBenchmark's profile (BENCHMARKS.md, thirty-third stop): two keys built
+   * and two map lookups, whose lines are out of the cache by the time a trace completes.
+   */
+  private RootSeries rootSeries(SpanSeries spanSeries, SpanRecord root, long now) {
+    RootSeries known = spanSeries.rootSeries;
+    if (known != null && !known.ttx().retired() && !known.ttc().retired()) {
+      return known;
+    }
+    SeriesKey ttxKey = operationKey(Kind.TRACE_TTX, root, List.of());
+    SeriesKey ttcKey = operationKey(Kind.TRACE_TTC, root, List.of());
+    RootSeries found = new RootSeries(registry.series(ttxKey, 0, now),
+        registry.series(ttcKey, 0, now));
+    // As for the span's own series: an overflow series is looked up every time, to be counted.
+    if (spanSeries.remembered() && registry.get(ttxKey) == found.ttx()
+        && registry.get(ttcKey) == found.ttc()) {
+      spanSeries.rootSeries = found;
+    }
+    return found;
+  }
+
+  /** The trace series of one root operation. */
+  private record RootSeries(Distribution ttx, Distribution ttc) {}
 
   /** The registry, for export. */
   public DistributionRegistry registry() {
@@ -234,14 +263,47 @@ public final class DistributionService implements ProfileConsumer {
     return table;
   }
 
-  /**
-   * The three series a span records into.
-   *
-   * @param remembered whether they are its key's own, kept in {@link #spanSeries}; not when one
-   *     is an overflow series, whose every sample must go through the registry to be counted
-   */
-  private record SpanSeries(Distribution duration, Distribution selfTime, Distribution criticalPath,
-      boolean remembered) {
+  /** The three series a span records into. */
+  private static final class SpanSeries {
+    private final Distribution duration;
+    private final Distribution selfTime;
+    private final Distribution criticalPath;
+    /**
+     * Whether they are its key's own, kept in {@link #spanSeries}; not when one is an overflow
+     * series, whose every sample must go through the registry to be counted.
+     */
+    private final boolean remembered;
+    /**
+     * The trace series of traces whose primary root has this span's key, once one has been
+     * recorded (see {@link #rootSeries}). Written without a lock: threads that race both find
+     * the registry's same series, and a record's final fields publish it whole.
+     */
+    private RootSeries rootSeries;
+
+    SpanSeries(Distribution duration, Distribution selfTime, Distribution criticalPath,
+        boolean remembered) {
+      this.duration = duration;
+      this.selfTime = selfTime;
+      this.criticalPath = criticalPath;
+      this.remembered = remembered;
+    }
+
+    Distribution duration() {
+      return duration;
+    }
+
+    Distribution selfTime() {
+      return selfTime;
+    }
+
+    Distribution criticalPath() {
+      return criticalPath;
+    }
+
+    boolean remembered() {
+      return remembered;
+    }
+
     boolean live() {
       return !duration.retired() && !selfTime.retired() && !criticalPath.retired();
     }

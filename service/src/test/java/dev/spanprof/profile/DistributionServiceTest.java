@@ -97,6 +97,48 @@ class DistributionServiceTest {
   }
 
   /**
+   * A root's trace series are remembered with its span series, and may expire on their own (its
+   * spans keep recording as children of other roots): the next trace it is the root of records
+   * into new registered trace series.
+   */
+  @Test
+  void expiredTraceSeries_ofALiveRootOperation_nextTraceRecordsIntoNewRegisteredSeries() {
+    MetricsConfiguration metrics = new MetricsConfiguration();
+    metrics.setSeriesExpiry(Duration.ofMinutes(1));
+    ManualTimeSource time = new ManualTimeSource();
+    service = new DistributionService(new HistogramConfiguration(), metrics, time, Clock.systemUTC());
+    TraceAnalyzer analyzer = new TraceAnalyzer(SpanMapping.defaults());
+    CompletedTrace rootedAtR = trace(span(1, 1, 0, "r"), span(1, 2, 1, "x"));
+    CompletedTrace rootedAtP = trace(span(2, 1, 0, "p"), span(2, 2, 1, "r"));
+    SeriesKey rTtx = new SeriesKey(Kind.TRACE_TTX, List.of("service_name", "span_name"),
+        List.of(TestSpans.RESOURCE.serviceName(), "r"));
+    service.accept(rootedAtR, analyzer.analyze(rootedAtR.traceId(), rootedAtR.spans()));
+    Distribution first = service.registry().get(rTtx);
+    time.advance(Duration.ofMinutes(2));
+    service.accept(rootedAtP, analyzer.analyze(rootedAtP.traceId(), rootedAtP.spans()));
+    service.registry().advance(time.nanoTime());
+    assertThat(service.registry().get(rTtx)).isNull();
+    assertThat(durations(service, "r", "SPAN_KIND_INTERNAL", "STATUS_CODE_UNSET")).isEqualTo(2);
+
+    service.accept(rootedAtR, analyzer.analyze(rootedAtR.traceId(), rootedAtR.spans()));
+
+    Distribution renewed = service.registry().get(rTtx);
+    assertThat(renewed).isNotNull().isNotSameAs(first);
+    assertThat(renewed.snapshot().cumulative().getTotalCount()).isEqualTo(1);
+  }
+
+  private static SpanRecord span(long trace, long spanId, long parentSpanId, String name) {
+    return SpanRecord.builder().setTraceId(0, trace).setSpanId(spanId)
+        .setParentSpanId(parentSpanId).setName(name).setKind(SpanKind.INTERNAL)
+        .setStartNanos(spanId * 1_000_000L).setEndNanos(10_000_000L)
+        .setResource(TestSpans.RESOURCE).setScope(TestSpans.SCOPE).build();
+  }
+
+  private static CompletedTrace trace(SpanRecord... spans) {
+    return new CompletedTrace(spans[0].traceId(), List.of(spans), Completion.TIMEOUT, false);
+  }
+
+  /**
    * Many operations recorded in turn: each span's lookups (recording, then the percentile) find
    * its own operation's series, even where two operations' keys hash alike.
    */
