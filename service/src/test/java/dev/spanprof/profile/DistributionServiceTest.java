@@ -74,10 +74,8 @@ class DistributionServiceTest {
    */
   @Test
   void expiredSeries_nextSpanRecordsIntoANewRegisteredSeries() {
-    MetricsConfiguration metrics = new MetricsConfiguration();
-    metrics.setSeriesExpiry(Duration.ofMinutes(1));
     ManualTimeSource time = new ManualTimeSource();
-    service = new DistributionService(new HistogramConfiguration(), metrics, time, Clock.systemUTC());
+    service = serviceExpiringSeriesAfterAMinute(time);
     SeriesKey dbDuration = new SeriesKey(Kind.DURATION,
         List.of("service_name", "span_name", "span_kind", "status_code"),
         List.of("gateway", "db", "SPAN_KIND_CLIENT", "STATUS_CODE_UNSET"));
@@ -103,10 +101,8 @@ class DistributionServiceTest {
    */
   @Test
   void expiredTraceSeries_ofALiveRootOperation_nextTraceRecordsIntoNewRegisteredSeries() {
-    MetricsConfiguration metrics = new MetricsConfiguration();
-    metrics.setSeriesExpiry(Duration.ofMinutes(1));
     ManualTimeSource time = new ManualTimeSource();
-    service = new DistributionService(new HistogramConfiguration(), metrics, time, Clock.systemUTC());
+    service = serviceExpiringSeriesAfterAMinute(time);
     TraceAnalyzer analyzer = new TraceAnalyzer(SpanMapping.defaults());
     CompletedTrace rootedAtR = trace(span(1, 1, 0, "r"), span(1, 2, 1, "x"));
     CompletedTrace rootedAtP = trace(span(2, 1, 0, "p"), span(2, 2, 1, "r"));
@@ -125,6 +121,12 @@ class DistributionServiceTest {
     Distribution renewed = service.registry().get(rTtx);
     assertThat(renewed).isNotNull().isNotSameAs(first);
     assertThat(renewed.snapshot().cumulative().getTotalCount()).isEqualTo(1);
+  }
+
+  private static DistributionService serviceExpiringSeriesAfterAMinute(ManualTimeSource time) {
+    MetricsConfiguration metrics = new MetricsConfiguration();
+    metrics.setSeriesExpiry(Duration.ofMinutes(1));
+    return new DistributionService(new HistogramConfiguration(), metrics, time, Clock.systemUTC());
   }
 
   private static SpanRecord span(long trace, long spanId, long parentSpanId, String name) {
