@@ -1,8 +1,8 @@
 # Sourced by the scripts that load spanprof with its next hop: starts the decode-only sink on
 # port 4320 and spanprof forwarding to it, both run through PIN (a command prefix such as
 # "taskset -c 0", or empty), spanprof with the JVM options given after it and a heap of
-# $spanprof_heap_mb. Sets $sink and $service, kills both when the script exits, and returns once
-# spanprof is ready.
+# $spanprof_heap_mb, from $SPANPROF_JAR (default: this checkout's build). Sets $sink and $service,
+# kills both when the script exits, and returns once spanprof is ready.
 spanprof_heap_mb=1536
 start_spanprof_and_sink() {
   local pin=$1
@@ -13,7 +13,7 @@ start_spanprof_and_sink() {
   sink=$!
   # shellcheck disable=SC2086
   $pin java -Xmx"$spanprof_heap_mb"m "$@" -Dspanprof.export.endpoint=http://localhost:4320 \
-      -jar service/target/spanprof-all.jar > /tmp/spanprof-service.log 2>&1 &
+      -jar "${SPANPROF_JAR:-service/target/spanprof-all.jar}" > /tmp/spanprof-service.log 2>&1 &
   service=$!
   trap 'kill $service $sink 2>/dev/null || true' EXIT
   until curl -sf localhost:9464/health/readiness > /dev/null; do
