@@ -149,9 +149,9 @@ public final class DistributionService implements ProfileConsumer {
 
   /**
    * The TTX and TTC series of a trace whose primary root has {@code spanSeries}, remembered
-   * there when they are their key's own. Looked up in the registry for every trace, they took
-   * about 7 % of PipelineBenchmark's profile (BENCHMARKS.md, thirty-third stop): two keys built
-   * and two map lookups, whose lines are out of the cache by the time a trace completes.
+   * there when they are their key's own: a trace then reaches them through its root's series,
+   * already in hand, rather than building two keys and looking each up in the registry
+   * (BENCHMARKS.md, thirty-third stop).
    */
   private RootSeries rootSeries(SpanSeries spanSeries, SpanRecord root, long now) {
     RootSeries known = spanSeries.rootSeries;
