@@ -33,13 +33,11 @@ sort -n "$scrapes" | awk '{ v[NR] = $1 } END {
   printf "scrapes of /metrics: %d, median %.2f s, longest %.2f s\n", NR, v[int((NR + 1) / 2)], v[NR] }'
 # The GC log must end with the run: gc-allocation.py reads the 60 s before its last 5 s.
 kill "$service" && wait "$service" 2>/dev/null || true
-python3 - /tmp/spanprof-e2e-generator.out "$gc_log" <<'PY'
-import re, subprocess, sys
-report = open(sys.argv[1]).read().split('spanprof:', 1)[1]
-run = re.search(r'accepted \d+ spans \((\d+) spans/s\), refused (\d+)', report)
-since_start = dict(re.findall(r'(spanprof_\w+)=(\d+)', report))
-subprocess.run([sys.executable, 'bench/gc-allocation.py', sys.argv[2],
-                since_start['spanprof_received_spans_total'],
-                since_start['spanprof_refused_spans_total'], run.group(1), run.group(2), '60'],
-               check=True)
-PY
+# spanprof's run is the generator's last "accepted N spans (R spans/s), refused M," line (the
+# sink's comes first); the server's counters since its start are on spanprof's lines only.
+out=/tmp/spanprof-e2e-generator.out
+read -r accepted_per_s refused_in_run < <(awk '/^  accepted / { rate = $4; refused = $7 }
+  END { sub(/\(/, "", rate); sub(/,/, "", refused); print rate, refused }' "$out")
+since_start() { grep -o "$1=[0-9]*" "$out" | cut -d= -f2; }
+python3 bench/gc-allocation.py "$gc_log" "$(since_start spanprof_received_spans_total)" \
+    "$(since_start spanprof_refused_spans_total)" "$accepted_per_s" "$refused_in_run" 60
