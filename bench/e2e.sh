@@ -6,7 +6,8 @@
 # Prometheus would. Prints the generator's report, then what the scrapes took, and the allocation
 # per accepted span from the GC log (bench/gc-allocation.py). Run from the repository root after
 # `mvn -B -q install -DskipTests`; SPANPROF_JAR runs another build of the service (the base of a
-# comparison: run the two in alternation), SPANPROF_JAVA_OPTS adds JVM options.
+# comparison: run the two in alternation), SPANPROF_JAVA_OPTS adds JVM options, NEXT_HOP=undecoded
+# makes the next hop drop each request unparsed.
 set -euo pipefail
 warmup=${WARMUP:-150}
 jar=bench/target/benchmarks.jar

@@ -1,14 +1,20 @@
 # Sourced by the scripts that load spanprof with its next hop: starts the decode-only sink on
-# port 4320 and spanprof forwarding to it, both run through PIN (a command prefix such as
-# "taskset -c 0", or empty), spanprof with the JVM options given after it and a heap of
-# $spanprof_heap_mb, from $SPANPROF_JAR (default: this checkout's build). Sets $sink and $service,
-# kills both when the script exits, and returns once spanprof is ready.
+# port 4320 (with NEXT_HOP=undecoded, one that drops each request unparsed) and spanprof
+# forwarding to it, both run through PIN (a command prefix such as "taskset -c 0", or empty),
+# spanprof with the JVM options given after it and a heap of $spanprof_heap_mb, from
+# $SPANPROF_JAR (default: this checkout's build). Sets $sink and $service, kills both when the
+# script exits, and returns once spanprof is ready.
 spanprof_heap_mb=1536
 start_spanprof_and_sink() {
-  local pin=$1
+  local pin=$1 sink_flags
   shift
+  case ${NEXT_HOP:-decoding} in
+    decoding) sink_flags= ;;
+    undecoded) sink_flags=--undecoded ;;
+    *) echo "NEXT_HOP is decoding (the default) or undecoded, not $NEXT_HOP" >&2; exit 2 ;;
+  esac
   # shellcheck disable=SC2086
-  $pin java -cp bench/target/benchmarks.jar dev.spanprof.bench.DecodeOnlySink 4320 \
+  $pin java -cp bench/target/benchmarks.jar dev.spanprof.bench.DecodeOnlySink 4320 $sink_flags \
       > /tmp/spanprof-sink.log 2>&1 &
   sink=$!
   # shellcheck disable=SC2086
