@@ -21,7 +21,9 @@ class DecodeOnlySinkTest {
 
   @AfterEach
   void closeChannel() throws InterruptedException {
-    channel.shutdownNow().awaitTermination(10, TimeUnit.SECONDS);
+    if (channel != null) { // null when the sink did not start
+      channel.shutdownNow().awaitTermination(10, TimeUnit.SECONDS);
+    }
   }
 
   @Test
