@@ -1,10 +1,6 @@
 package dev.spanprof.bench;
 
-import dev.spanprof.analysis.Distribution;
 import dev.spanprof.analysis.DistributionRegistry;
-import dev.spanprof.analysis.DistributionRegistry.Kind;
-import dev.spanprof.analysis.DistributionRegistry.SeriesKey;
-import dev.spanprof.analysis.TraceId;
 import dev.spanprof.assembly.TimeSource;
 import dev.spanprof.config.HistogramConfiguration;
 import dev.spanprof.metrics.DistributionExport;
@@ -13,9 +9,7 @@ import io.micronaut.context.ApplicationContext;
 import io.prometheus.metrics.expositionformats.PrometheusTextFormatWriter;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.util.List;
 import java.util.Map;
-import java.util.SplittableRandom;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -31,7 +25,7 @@ import org.openjdk.jmh.annotations.TearDown;
  * One scrape's distribution families, as {@code /metrics} serves them: every series' views read,
  * turned into buckets and quantiles, and written in the Prometheus text format. The series are
  * busy ones: {@link #VALUES_PER_SLICE} durations in every slice of the window, half a slice in
- * the current one, as {@code SeriesFootprint} fills them. Reported per scrape.
+ * the current one ({@link BusySeries}). Reported per scrape.
  */
 @State(Scope.Thread)
 @BenchmarkMode(Mode.AverageTime)
@@ -40,8 +34,6 @@ public class ScrapeBenchmark {
 
   private static final int VALUES_PER_SLICE = 200;
   private static final int SLICES = HistogramConfiguration.WINDOW_SLICES;
-  private static final List<String> LABELS =
-      List.of("service_name", "span_name", "span_kind", "status_code");
 
   /** Duration series; the service keeps at most 10 000 by default (spanprof.metrics.max-series). */
   @Param({"1000"})
@@ -57,18 +49,10 @@ public class ScrapeBenchmark {
     export = context.getBean(DistributionExport.class);
     DistributionRegistry registry = context.getBean(DistributionService.class).registry();
     TimeSource time = context.getBean(TimeSource.class);
-    SplittableRandom random = new SplittableRandom(1);
-    TraceId trace = new TraceId(1, 2);
+    BusySeries busy = new BusySeries();
     for (int slice = 0; slice <= SLICES; slice++) {
       int values = slice < SLICES ? VALUES_PER_SLICE : VALUES_PER_SLICE / 2;
-      for (int i = 0; i < series; i++) {
-        Distribution distribution = registry.series(key(i), 0, time.nanoTime());
-        for (int v = 0; v < values; v++) {
-          // Log-uniform over six decades, as span durations spread.
-          long nanos = (long) Math.pow(10, 4 + 6 * random.nextDouble());
-          distribution.record(nanos, trace, v, time.nanoTime(), slice * 10_000L);
-        }
-      }
+      busy.fillSlice(registry, series, values, slice, time.nanoTime());
       if (slice < SLICES) {
         registry.advance(time.nanoTime());
       }
@@ -85,10 +69,5 @@ public class ScrapeBenchmark {
     body.reset();
     new PrometheusTextFormatWriter(false).write(body, export.collect());
     return body.size();
-  }
-
-  private static SeriesKey key(int operation) {
-    return new SeriesKey(Kind.DURATION, LABELS,
-        List.of("svc" + operation % 50, "op" + operation, "SPAN_KIND_SERVER", "STATUS_CODE_UNSET"));
   }
 }

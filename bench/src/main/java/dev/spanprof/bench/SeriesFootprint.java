@@ -2,15 +2,10 @@ package dev.spanprof.bench;
 
 import dev.spanprof.analysis.Distribution;
 import dev.spanprof.analysis.DistributionRegistry;
-import dev.spanprof.analysis.DistributionRegistry.Kind;
-import dev.spanprof.analysis.DistributionRegistry.SeriesKey;
-import dev.spanprof.analysis.TraceId;
 import java.lang.management.ManagementFactory;
 import java.lang.management.MemoryMXBean;
 import java.time.Duration;
 import java.util.Arrays;
-import java.util.List;
-import java.util.SplittableRandom;
 
 /**
  * The heap that busy distribution series take: {@code series} series (default 10 000), each
@@ -24,8 +19,6 @@ import java.util.SplittableRandom;
  */
 public final class SeriesFootprint {
 
-  private static final List<String> LABELS =
-      List.of("service_name", "span_name", "span_kind", "status_code");
   private static final int SLICES = 6;
 
   private SeriesFootprint() {}
@@ -38,17 +31,9 @@ public final class SeriesFootprint {
     long[] bounds = {2_000_000, 10_000_000, 100_000_000, 1_000_000_000};
     DistributionRegistry registry =
         new DistributionRegistry(2, SLICES, bounds, series + 10, Duration.ofHours(1));
-    SplittableRandom random = new SplittableRandom(1);
-    TraceId trace = new TraceId(1, 2);
+    BusySeries busy = new BusySeries();
     for (int slice = 0; slice < SLICES; slice++) {
-      for (int i = 0; i < series; i++) {
-        var distribution = registry.series(key(i), 0, 0);
-        for (int v = 0; v < values; v++) {
-          // Log-uniform over six decades, as span durations spread.
-          long nanos = (long) Math.pow(10, 4 + 6 * random.nextDouble());
-          distribution.record(nanos, trace, v, 0, slice * 10_000L);
-        }
-      }
+      busy.fillSlice(registry, series, values, slice, 0);
       registry.advance(0);
     }
 
@@ -79,10 +64,5 @@ public final class SeriesFootprint {
       System.gc(); // a full, stop-the-world collection with the default G1 settings
     }
     return memory.getHeapMemoryUsage().getUsed();
-  }
-
-  private static SeriesKey key(int operation) {
-    return new SeriesKey(Kind.DURATION, LABELS,
-        List.of("svc" + operation % 50, "op" + operation, "SPAN_KIND_SERVER", "STATUS_CODE_UNSET"));
   }
 }
