@@ -32,9 +32,12 @@ final class AnalysisMeters implements ProfileConsumer {
 
   private final MeterRegistry registry;
   private final DistributionSummary traceSpans;
-  private final ConcurrentHashMap<Operation, OperationCounters> operations = new ConcurrentHashMap<>();
-  private final ConcurrentHashMap<ServicePoolState, SumCounter> resourceTime = new ConcurrentHashMap<>();
-  private final ConcurrentHashMap<String, StateCounters> traceStates = new ConcurrentHashMap<>();
+  /** Per operation: span time, self time, critical-path time. */
+  private final ConcurrentHashMap<Operation, SecondsCounters> operations = new ConcurrentHashMap<>();
+  private final ConcurrentHashMap<ServicePoolState, SecondsCounters> resourceTime =
+      new ConcurrentHashMap<>();
+  /** Per state: inclusive, exclusive. */
+  private final ConcurrentHashMap<String, SecondsCounters> traceStates = new ConcurrentHashMap<>();
 
   AnalysisMeters(MeterRegistry registry) {
     this.registry = registry;
@@ -46,8 +49,8 @@ final class AnalysisMeters implements ProfileConsumer {
   @Override
   public void accept(CompletedTrace trace, TraceProfile profile) {
     traceSpans.record(trace.spanCount());
-    // Summed per operation first: one counter lookup and three increments per operation of the
-    // trace, not per span.
+    // Summed per operation first: one lookup and one increment of three counters per operation
+    // of the trace, not per span.
     List<Operation> distinct = profile.distinctOperations();
     double[] spanTimeNs = new double[distinct.size()];
     double[] selfTimeNs = new double[distinct.size()];
@@ -63,57 +66,47 @@ final class AnalysisMeters implements ProfileConsumer {
       criticalPathNs[o] += result.criticalPathNs();
     }
     for (int o = 0; o < distinct.size(); o++) {
-      OperationCounters counters = operations.get(distinct.get(o));
+      SecondsCounters counters = operations.get(distinct.get(o));
       if (counters == null) {
         counters = operations.computeIfAbsent(distinct.get(o), this::operationCounters);
       }
-      counters.spanTime.add(spanTimeNs[o] / NANOS_PER_SECOND);
-      counters.selfTime.add(selfTimeNs[o] / NANOS_PER_SECOND);
-      counters.criticalPath.add(criticalPathNs[o] / NANOS_PER_SECOND);
+      counters.add(spanTimeNs[o] / NANOS_PER_SECOND, selfTimeNs[o] / NANOS_PER_SECOND,
+          criticalPathNs[o] / NANOS_PER_SECOND);
     }
     for (TraceProfile.ServicePoolStateTime share : profile.resourceTimeByServicePoolState()) {
       ServicePoolState key = new ServicePoolState(share.service(), share.pool(), share.state());
-      SumCounter counter = resourceTime.get(key);
+      SecondsCounters counter = resourceTime.get(key);
       if (counter == null) {
-        counter = resourceTime.computeIfAbsent(key, unused -> counter(
-            "spanprof.resource.time", "Nested-safe resource time by state",
+        counter = resourceTime.computeIfAbsent(key, unused -> new SecondsCounters(1).register(0,
+            registry, "spanprof.resource.time", "Nested-safe resource time by state",
             "service_name", share.service(), "pool", share.pool(), "state", share.state()));
       }
       counter.add(share.resourceNs() / NANOS_PER_SECOND);
     }
     for (StateTime state : profile.states()) {
-      StateCounters counters = traceStates.get(state.state());
+      SecondsCounters counters = traceStates.get(state.state());
       if (counters == null) {
         counters = traceStates.computeIfAbsent(state.state(), this::stateCounters);
       }
-      counters.inclusive.add(state.inclusiveNs() / NANOS_PER_SECOND);
-      counters.exclusive.add(state.exclusiveNs() / NANOS_PER_SECOND);
+      counters.add(state.inclusiveNs() / NANOS_PER_SECOND, state.exclusiveNs() / NANOS_PER_SECOND);
     }
   }
 
-  /** The three per-operation counters, looked up once instead of once each. */
-  private record OperationCounters(
-      SumCounter spanTime, SumCounter selfTime, SumCounter criticalPath) {}
-
   private record ServicePoolState(String service, String pool, String state) {}
 
-  private record StateCounters(SumCounter inclusive, SumCounter exclusive) {}
-
-  private OperationCounters operationCounters(Operation operation) {
+  private SecondsCounters operationCounters(Operation operation) {
     String[] tags = {"service_name", operation.service(), "span_name", operation.name()};
-    return new OperationCounters(
-        counter("spanprof.span.time", "Σ span durations (naive: nesting counted twice)", tags),
-        counter("spanprof.self.time", "Σ span self time", tags),
-        counter("spanprof.critical.path", "Σ critical-path time", tags));
+    return new SecondsCounters(3)
+        .register(0, registry, "spanprof.span.time",
+            "Σ span durations (naive: nesting counted twice)", tags)
+        .register(1, registry, "spanprof.self.time", "Σ span self time", tags)
+        .register(2, registry, "spanprof.critical.path", "Σ critical-path time", tags);
   }
 
-  private StateCounters stateCounters(String state) {
-    return new StateCounters(
-        counter("spanprof.trace.state", "Per-state trace time", "state", state, "mode", "inclusive"),
-        counter("spanprof.trace.state", "Per-state trace time", "state", state, "mode", "exclusive"));
-  }
-
-  private SumCounter counter(String name, String description, String... tags) {
-    return new SumCounter(registry, name, description, "seconds", tags);
+  private SecondsCounters stateCounters(String state) {
+    String description = "Per-state trace time";
+    return new SecondsCounters(2)
+        .register(0, registry, "spanprof.trace.state", description, "state", state, "mode", "inclusive")
+        .register(1, registry, "spanprof.trace.state", description, "state", state, "mode", "exclusive");
   }
 }
