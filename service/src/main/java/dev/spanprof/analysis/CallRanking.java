@@ -82,8 +82,14 @@ public final class CallRanking {
     Operation[] admitted = new Operation[distinct.size()];
     OperationStats[] stats = new OperationStats[distinct.size()];
     for (int o = 0; o < admitted.length; o++) {
-      admitted[o] = admit(distinct.get(o));
-      stats[o] = bucket.operations.computeIfAbsent(admitted[o], unused -> new OperationStats());
+      // An operation already in the current bucket is live: one lookup, not two.
+      stats[o] = bucket.operations.get(distinct.get(o));
+      if (stats[o] != null) {
+        admitted[o] = distinct.get(o);
+      } else {
+        admitted[o] = admit(distinct.get(o));
+        stats[o] = bucket.operations.computeIfAbsent(admitted[o], unused -> new OperationStats());
+      }
     }
     // A trace's edges repeat (a handler calling the same client many times): each distinct one
     // is looked up once, through a table by (caller, callee) position, when the trace has few
@@ -106,12 +112,12 @@ public final class CallRanking {
         int caller = profile.spans().get(result.parentIndex()).operation();
         EdgeStats edge;
         if (traceEdges == null) {
-          edge = bucket.edge(admitted[caller], admitted[o]);
+          edge = stats[caller].call(admitted[o]);
         } else {
           int slot = caller * distinctCount + o;
           edge = traceEdges.get(slot);
           if (edge == null) {
-            edge = bucket.edge(admitted[caller], admitted[o]);
+            edge = stats[caller].call(admitted[o]);
             traceEdges.set(slot, edge);
           }
         }
@@ -133,10 +139,11 @@ public final class CallRanking {
     synchronized (this) {
       expire(nowNanos);
       for (Bucket bucket : buckets) {
-        bucket.operations.forEach((key, stats) ->
-            operations.computeIfAbsent(key, unused -> new OperationStats()).merge(stats));
-        bucket.edges.forEach((key, stats) ->
-            edges.computeIfAbsent(key, unused -> new EdgeStats()).merge(stats));
+        bucket.operations.forEach((caller, stats) -> {
+          operations.computeIfAbsent(caller, unused -> new OperationStats()).merge(stats);
+          stats.calls.forEach((callee, call) ->
+              edges.computeIfAbsent(new Edge(caller, callee), unused -> new EdgeStats()).merge(call));
+        });
         primaryRootNanos += bucket.primaryRootNanos;
       }
     }
@@ -315,15 +322,10 @@ public final class CallRanking {
   private static final class Bucket {
     final long id;
     final Map<Operation, OperationStats> operations = new HashMap<>();
-    final Map<Edge, EdgeStats> edges = new HashMap<>();
     long primaryRootNanos;
 
     Bucket(long id) {
       this.id = id;
-    }
-
-    EdgeStats edge(Operation caller, Operation callee) {
-      return edges.computeIfAbsent(new Edge(caller, callee), unused -> new EdgeStats());
     }
   }
 
@@ -365,11 +367,27 @@ public final class CallRanking {
     }
   }
 
+  /**
+   * An operation's figures, and in a bucket also its calls by callee. The calls are kept with
+   * their caller, whose figures a trace updates anyway, rather than in one map by (caller, callee):
+   * finding a call then touches fewer objects, which are mostly out of the core's caches when a
+   * trace comes to be analysed (BENCHMARKS.md, thirty-sixth stop).
+   */
   private static final class OperationStats {
     long count;
     final Moments duration = new Moments();
     final Moments self = new Moments();
     long criticalNanos;
+    final Map<Operation, EdgeStats> calls = new HashMap<>();
+
+    EdgeStats call(Operation callee) {
+      EdgeStats call = calls.get(callee);
+      if (call == null) {
+        call = new EdgeStats();
+        calls.put(callee, call);
+      }
+      return call;
+    }
 
     void add(long durationNanos, long selfNanos, long criticalPathNanos) {
       count++;
