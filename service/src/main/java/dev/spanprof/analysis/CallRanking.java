@@ -381,12 +381,7 @@ public final class CallRanking {
     final Map<Operation, EdgeStats> calls = new HashMap<>();
 
     EdgeStats call(Operation callee) {
-      EdgeStats call = calls.get(callee);
-      if (call == null) {
-        call = new EdgeStats();
-        calls.put(callee, call);
-      }
-      return call;
+      return calls.computeIfAbsent(callee, unused -> new EdgeStats());
     }
 
     void add(long durationNanos, long selfNanos, long criticalPathNanos) {
