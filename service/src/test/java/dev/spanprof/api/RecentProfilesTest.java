@@ -19,7 +19,7 @@ class RecentProfilesTest {
     RecentProfiles recent = recentProfiles(3);
     TraceId id = new TraceId(1, 2);
 
-    recent.accept(trace(id), profile(id, 5));
+    keep(recent, id, 5);
 
     assertThat(recent.get(id)).hasValueSatisfying(profile -> {
       assertThat(profile.spanCount()).isEqualTo(5);
@@ -34,8 +34,8 @@ class RecentProfilesTest {
     TraceId first = new TraceId(1, 7);
     TraceId second = new TraceId(2, 7);
 
-    recent.accept(trace(first), profile(first, 1));
-    recent.accept(trace(second), profile(second, 2));
+    keep(recent, first, 1);
+    keep(recent, second, 2);
 
     assertThat(recent.get(first)).map(TraceProfile::spanCount).hasValue(1);
     assertThat(recent.get(second)).map(TraceProfile::spanCount).hasValue(2);
@@ -47,7 +47,7 @@ class RecentProfilesTest {
     RecentProfiles recent = recentProfiles(3);
     for (long low = 1; low <= 5; low++) {
       TraceId id = new TraceId(0, low);
-      recent.accept(trace(id), profile(id, (int) low));
+      keep(recent, id, (int) low);
     }
 
     assertThat(recent.get(new TraceId(0, 1))).isEmpty();
@@ -63,9 +63,9 @@ class RecentProfilesTest {
     TraceId id = new TraceId(4, 4);
     TraceId other = new TraceId(5, 5);
 
-    recent.accept(trace(id), profile(id, 1));
-    recent.accept(trace(other), profile(other, 9));
-    recent.accept(trace(id), profile(id, 2));
+    keep(recent, id, 1);
+    keep(recent, other, 9);
+    keep(recent, id, 2);
 
     assertThat(recent.get(id)).map(TraceProfile::spanCount).hasValue(2);
     assertThat(recent.get(other)).map(TraceProfile::spanCount).hasValue(9);
@@ -77,8 +77,10 @@ class RecentProfilesTest {
     return new RecentProfiles(configuration);
   }
 
-  private static CompletedTrace trace(TraceId id) {
-    return new CompletedTrace(id, List.of(), Completion.TIMEOUT, false);
+  /** Hands {@code recent} an analysis of {@code id} with {@code spanCount} spans. */
+  private static void keep(RecentProfiles recent, TraceId id, int spanCount) {
+    recent.accept(
+        new CompletedTrace(id, List.of(), Completion.TIMEOUT, false), profile(id, spanCount));
   }
 
   private static TraceProfile profile(TraceId id, int spanCount) {
