@@ -3,9 +3,9 @@ package dev.spanprof.bench;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.micronaut.context.ApplicationContext;
+import io.micronaut.grpc.server.GrpcEmbeddedServer;
 import io.micronaut.runtime.server.EmbeddedServer;
 import dev.spanprof.management.ManagementServer;
-import java.net.ServerSocket;
 import java.time.Duration;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -18,12 +18,10 @@ class LoadGeneratorTest {
 
   @Test
   void warmUpThenRun_acceptedSpansOfBothEqualTheServersReceivedCounter() throws Exception {
-    int grpcPort;
-    try (ServerSocket free = new ServerSocket(0)) {
-      grpcPort = free.getLocalPort();
-    }
+    // Port 0 everywhere: each server binds a port that is free when it binds.
     try (EmbeddedServer server = ApplicationContext.run(EmbeddedServer.class, Map.of(
-        "micronaut.server.port", -1, "grpc.server.port", grpcPort, "spanprof.management.port", 0))) {
+        "micronaut.server.port", -1, "grpc.server.port", 0, "spanprof.management.port", 0))) {
+      int grpcPort = server.getApplicationContext().getBean(GrpcEmbeddedServer.class).getPort();
       LoadGenerator.Options options = new LoadGenerator.Options(
           "localhost", grpcPort, 2, Duration.ofSeconds(1), 20_000, 64, 16);
       long warmUpSpans = LoadGenerator.warmUp(options, Duration.ofMillis(500));
