@@ -383,26 +383,7 @@ public final class Distribution {
       this.packedSlice = new PackedHistogram(significantDigits);
     }
 
-    /**
-     * Records one value. The usual case, a busy slice without correction, is a few instructions
-     * here, and everything else is in {@link #recordSlowly}: with the packed path in it as well,
-     * this method compiled too big for C2 to inline into {@link Distribution#record}, and each
-     * value paid for a call (BENCHMARKS.md, thirty-seventh stop).
-     */
     void record(long value, long expectedIntervalNanos) {
-      int[] counts = this.counts;
-      if (counts != null && expectedIntervalNanos == 0) {
-        int index = countsIndex.of(value);
-        if (index < counts.length && counts[index] < Integer.MAX_VALUE) {
-          counts[index]++;
-          return;
-        }
-        // Counts to grow, or one about to overflow: count() handles both.
-      }
-      recordSlowly(value, expectedIntervalNanos);
-    }
-
-    private void recordSlowly(long value, long expectedIntervalNanos) {
       if (counts != null) {
         count(value, 1);
         // The back-fill of AbstractHistogram.recordValueWithExpectedInterval.
