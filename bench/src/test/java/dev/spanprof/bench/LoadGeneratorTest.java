@@ -18,7 +18,8 @@ class LoadGeneratorTest {
 
   @Test
   void warmUpThenRun_acceptedSpansOfBothEqualTheServersReceivedCounter() throws Exception {
-    // Port 0 everywhere: each server binds a port that is free when it binds.
+    // Every server picks its own port as it binds (0, or -1 for Micronaut's HTTP server): a port
+    // picked beforehand can be taken before the server binds it.
     try (EmbeddedServer server = ApplicationContext.run(EmbeddedServer.class, Map.of(
         "micronaut.server.port", -1, "grpc.server.port", 0, "spanprof.management.port", 0))) {
       int grpcPort = server.getApplicationContext().getBean(GrpcEmbeddedServer.class).getPort();
