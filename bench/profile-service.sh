@@ -1,10 +1,11 @@
 #!/bin/bash
-# A CPU profile of spanprof under the load generator, flat out, with the decode-only sink as next
-# hop: async-profiler (tools.profiler:async-profiler:3.0 from Maven Central, unpacked into
-# bench/target on first use) attached PROFILE_AT seconds into the load (default 50) for
-# PROFILE_FOR seconds (default 30), itimer samples every millisecond, one stack per line with its
-# thread's name first, written to $1 (default /tmp/spanprof-profile.collapsed). Inlined frames
-# are placed (-XX:+DebugNonSafepoints). Run from the repository root after
+# A CPU profile of spanprof (the parallel collector, the default span store) under the load
+# generator, four streams flat out, with the decode-only sink as next hop. async-profiler
+# (tools.profiler:async-profiler:3.0 from Maven Central, unpacked into bench/target on first use)
+# is attached PROFILE_AT seconds into the load (default 50) for PROFILE_FOR seconds (default 30):
+# itimer samples every millisecond, one stack per line with its thread's name first, written to
+# $1 (default /tmp/spanprof-profile.collapsed). Inlined frames are placed
+# (-XX:+DebugNonSafepoints). Run from the repository root after
 # `mvn -B -q install -DskipTests`; SPANPROF_JAR and NEXT_HOP as for bench/e2e.sh.
 set -euo pipefail
 output=${1:-/tmp/spanprof-profile.collapsed}
@@ -14,7 +15,7 @@ lib=bench/target/async-profiler/linux-x64/libasyncProfiler.so
 if [ ! -f "$lib" ]; then
   mvn -B -q dependency:copy -Dartifact=tools.profiler:async-profiler:3.0 \
       -DoutputDirectory=bench/target/async-profiler
-  (cd bench/target/async-profiler && unzip -q -o async-profiler-3.0.jar 'linux-x64/*')
+  (cd bench/target/async-profiler && jar xf async-profiler-3.0.jar linux-x64)
 fi
 lib=$(realpath "$lib")
 . bench/spanprof-and-sink.sh
