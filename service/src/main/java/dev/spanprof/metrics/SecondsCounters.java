@@ -4,7 +4,7 @@ import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.MeterRegistry;
 
 /**
- * Counters in seconds that the analysis adds to together once per trace (an operation's span,
+ * Counters in seconds that the analysis increments together, once per trace (an operation's span,
  * self and critical-path time; a state's inclusive and exclusive time): plain sums in one object
  * under one lock, each read by the registry at scrape time as a {@link FunctionCounter}. Exported
  * exactly as a {@code Counter} of the same name, unit and tags would be.
