@@ -6,10 +6,11 @@
 #   e.g. bench/turns.sh /tmp/base/bench/target/benchmarks.jar bench/target/benchmarks.jar \
 #          dev.spanprof.bench.PipelineBenchmark distinctTraces=16
 # SLICE_MS (200) and SLICES (300) per side; the first third is warm-up. CPU (1): the core both
-# take turns on, so neither gets a core of its own the other never sees. Two rounds, the builds'
-# places swapped in the second: with one build on both sides, the side that goes second measured
-# 0 to 5 % faster in six runs, so each round's ratio carries that bias, and the geometric mean of
-# the two rounds' cancels it.
+# take turns on, so neither gets a core of its own the other never sees. BASE_JAVA_OPTS and
+# NEW_JAVA_OPTS: JVM options of one side (one jar on both sides then compares two JVM settings).
+# Two rounds, the builds' places swapped in the second: with one build on both sides, the side
+# that goes second measured 0 to 5 % faster in six runs, so each round's ratio carries that bias,
+# and the geometric mean of the two rounds' cancels it.
 set -euo pipefail
 if [ $# -lt 3 ]; then
   sed -n '5,7p' "$0" >&2
@@ -17,6 +18,7 @@ if [ $# -lt 3 ]; then
 fi
 base=$1 new=$2 benchmark=$3
 shift 3
+base_options=${BASE_JAVA_OPTS:-} new_options=${NEW_JAVA_OPTS:-}
 slice_ms=${SLICE_MS:-200} slices=${SLICES:-300} cpu=${CPU:-1}
 
 work=$(mktemp -d)
@@ -29,8 +31,11 @@ fi
 # Each side in the background as the JVM itself (exec), so that the trap stops it if the other
 # fails, rather than leaving it waiting on a pipe.
 side() { # JAR ROLE TO FROM OUT [name=value ...]
-  exec "${on_core[@]}" java -cp "$1" dev.spanprof.bench.TurnTakingRun run "$2" "$3" "$4" \
-    "$slice_ms" "$slices" "$5" "$benchmark" "${@:6}" > "$5.log" 2>&1
+  local options
+  if [ "$(basename "$5")" = base ]; then options=$base_options; else options=$new_options; fi
+  # shellcheck disable=SC2086 # the options are words
+  exec "${on_core[@]}" java $options -cp "$1" dev.spanprof.bench.TurnTakingRun run "$2" "$3" \
+    "$4" "$slice_ms" "$slices" "$5" "$benchmark" "${@:6}" > "$5.log" 2>&1
 }
 jar_of() { if [ "$1" = base ]; then echo "$base"; else echo "$new"; fi; }
 ratios=()
