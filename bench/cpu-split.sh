@@ -12,7 +12,7 @@ jar=bench/target/benchmarks.jar
 # shellcheck disable=SC2086
 start_spanprof_and_sink "" ${SPANPROF_JAVA_OPTS:--XX:+UseParallelGC}
 java -cp "$jar" dev.spanprof.bench.LoadGenerator --target=localhost:4317 --streams=4 \
-    --duration=45s --warmup="${warmup}s" > /tmp/spanprof-generator.out 2>&1 &
+    --duration=60s --warmup="${warmup}s" > /tmp/spanprof-generator.out 2>&1 &
 generator=$!
 
 # One line per process, "<process> =process <utime+stime ticks>", whose ticks include its exited
