@@ -3,7 +3,7 @@
 # forwarding to it, both run through PIN (a command prefix such as "taskset -c 0", or empty),
 # spanprof with the JVM options given after it and a heap of $spanprof_heap_mb, from
 # $SPANPROF_JAR (default: this checkout's build). Sets $sink and $service, kills both when the
-# script exits, and returns once spanprof is ready.
+# script exits, and returns once spanprof is ready, having said which gzip it forwards through.
 spanprof_heap_mb=1536
 start_spanprof_and_sink() {
   local pin=$1 sink_flags
@@ -26,4 +26,8 @@ start_spanprof_and_sink() {
     kill -0 "$service" 2> /dev/null || { echo "spanprof did not start: /tmp/spanprof-service.log" >&2; exit 1; }
     sleep 0.3
   done
+  # Which gzip spanprof forwards through: without ISA-L (its headers missing when the service
+  # was built) the forwarding costs several times more, and so does the run (BENCHMARKS.md,
+  # forty-first stop).
+  grep -ah 'Forwarding gzip' /tmp/spanprof-service.log | sed 's/.* - /spanprof: /' >&2 || true
 }
