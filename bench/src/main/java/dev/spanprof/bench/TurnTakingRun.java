@@ -14,6 +14,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.Level;
 import org.openjdk.jmh.annotations.OperationsPerInvocation;
 import org.openjdk.jmh.annotations.Param;
 import org.openjdk.jmh.annotations.Setup;
@@ -32,7 +33,7 @@ import org.openjdk.jmh.annotations.TearDown;
  *
  * <p>Usage: {@code run A|B TO_PIPE FROM_PIPE SLICE_MS SLICES OUT_FILE CLASS [name=value ...]}
  * runs one side (A takes the first turn) of the class's one {@link Benchmark} method, which
- * must take no arguments, writing each slice's nanoseconds per operation to OUT_FILE;
+ * must take no arguments and have trial set-ups only, writing each slice's nanoseconds per operation to OUT_FILE;
  * {@code compare BASE_FILE NEW_FILE WARMUP_SLICES} prints the comparison.
  */
 public final class TurnTakingRun {
@@ -117,7 +118,14 @@ public final class TurnTakingRun {
       }
       Method benchmark = null;
       for (Method method : type.getMethods()) {
-        if (method.isAnnotationPresent(Setup.class)) {
+        Setup setup = method.getAnnotation(Setup.class);
+        if (setup != null) {
+          // A set-up per iteration or call would run once here, and the turns measure something
+          // other than what JMH does.
+          if (setup.value() != Level.Trial) {
+            throw new IllegalArgumentException(type.getName() + "." + method.getName()
+                + " sets up per " + setup.value() + "; turns run trial set-ups only");
+          }
           method.invoke(instance);
         }
         if (method.isAnnotationPresent(Benchmark.class)) {

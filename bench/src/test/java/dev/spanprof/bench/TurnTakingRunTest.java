@@ -1,6 +1,7 @@
 package dev.spanprof.bench;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.within;
 
 import dev.spanprof.bench.TurnTakingRun.Comparison;
@@ -17,6 +18,7 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.Level;
 import org.openjdk.jmh.annotations.OperationsPerInvocation;
 import org.openjdk.jmh.annotations.Param;
 import org.openjdk.jmh.annotations.Scope;
@@ -55,6 +57,23 @@ class TurnTakingRunTest {
     assertThat(first.step).isEqualTo(3);
     assertThat(second.step).isEqualTo(5);
     assertThat(first.setUps).isEqualTo(1);
+  }
+
+  /** A benchmark that sets up before every call, which taking turns cannot do. */
+  @State(Scope.Thread)
+  public static class SetUpPerCall {
+    @Setup(Level.Invocation)
+    public void setUp() {}
+
+    @Benchmark
+    public void run() {}
+  }
+
+  @Test
+  void subject_refusesSetUpsOtherThanPerTrial() {
+    assertThatThrownBy(() -> Subject.of(SetUpPerCall.class, List.of()))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("SetUpPerCall.setUp sets up per Invocation");
   }
 
   @Test
