@@ -44,7 +44,7 @@ for round in 1 2; do
   side "$(jar_of $first)" A "$work/to-B" "$work/to-A" "$work/$first" "$@" &
   side "$(jar_of $second)" B "$work/to-A" "$work/to-B" "$work/$second" "$@" &
   if ! wait -n || ! wait -n; then
-    tail -20 "$work"/*.log >&2
+    tail -n 20 "$work"/*.log >&2
     exit 1
   fi
   line=$(java -cp "$new" dev.spanprof.bench.TurnTakingRun compare "$work/base" "$work/new" \
