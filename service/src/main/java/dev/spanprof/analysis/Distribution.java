@@ -24,10 +24,12 @@ import org.HdrHistogram.PackedHistogram;
  * over 1 µs to 1 h costs about 270 KB.
  *
  * <p><b>Hot path.</b> {@link #record} writes into the current window slice, writers and readers
- * of one series taking turns on its own monitor (there is no global lock; a reader holds it for
- * one series' copies). No HdrHistogram {@code Recorder}: its two interval histograms per view
- * were a fifth of a busy series' memory, and its packed multi-writer form stalls a flip forever
- * in HdrHistogram 2.2.2 when two threads record into it (reproduced in isolation).
+ * of one series taking turns on its lock (there is no global lock; a reader holds it for one
+ * series' copies). A series' lock is its own monitor, or that of a series it was made to share
+ * it with, so that {@link #recordEach} takes one lock for a span's three series. No HdrHistogram
+ * {@code Recorder}: its two interval histograms per view were a fifth of a busy series' memory,
+ * and its packed multi-writer form stalls a flip forever in HdrHistogram 2.2.2 when two threads
+ * record into it (reproduced in isolation).
  *
  * <p>A busy slice moves to a dense counts array after {@link #DENSE_AFTER_VALUES} values
  * (recording into packed counts walks their index), laid out as HdrHistogram lays out its counts
@@ -77,7 +79,8 @@ public final class Distribution {
   /** Whether {@link #percentileRank} is answered; only duration series are asked. */
   private final boolean ranked;
 
-  // Guarded by this.
+  /** What the fields below are guarded by: this, or the lock of a series sharing it. */
+  private final Object lock;
   private final Views raw;
   private final Views corrected; // null when the series does not correct
   private double sumNanos;
@@ -106,6 +109,17 @@ public final class Distribution {
    */
   public Distribution(int significantDigits, int slices, long[] boundariesNanos,
       long expectedIntervalNanos, long nowNanos, boolean ranked) {
+    this(significantDigits, slices, boundariesNanos, expectedIntervalNanos, nowNanos, ranked,
+        null);
+  }
+
+  /**
+   * @param lockedWith a series whose lock this one takes too (see {@link #recordEach}), or null
+   *     for a lock of its own
+   */
+  public Distribution(int significantDigits, int slices, long[] boundariesNanos,
+      long expectedIntervalNanos, long nowNanos, boolean ranked, Distribution lockedWith) {
+    this.lock = lockedWith == null ? this : lockedWith.lock;
     this.ranked = ranked;
     this.boundariesNanos = boundariesNanos;
     this.exemplars = new Exemplar[boundariesNanos.length + 1];
@@ -121,32 +135,68 @@ public final class Distribution {
   public record Exemplar(long valueNanos, TraceId traceId, long spanId, long epochMillis) {}
 
   /**
-   * Records a value; waits only for another writer of this series. Negative values count as 0.
-   * The value becomes its bucket's exemplar when the bucket has none, or one at least {@link
-   * #EXEMPLAR_REFRESH_MILLIS} older.
+   * Records a value; waits only for another writer of this series, or of one sharing its lock.
+   * Negative values count as 0. The value becomes its bucket's exemplar when the bucket has none,
+   * or one at least {@link #EXEMPLAR_REFRESH_MILLIS} older.
    */
   public void record(long valueNanos, TraceId traceId, long spanId, long nowNanos, long epochMillis) {
+    synchronized (lock) {
+      recordHeld(valueNanos, traceId, spanId, epochMillis);
+    }
+    recordedAt(nowNanos);
+  }
+
+  /**
+   * Records one value into each of three series, as {@link #record} does, under their lock taken
+   * once when they share it. A lock is a locked instruction, which waits for the memory reads
+   * before it: three would wait for each record's cold count in turn, where one lets the three
+   * reads overlap (BENCHMARKS.md, forty-first stop). Series that do not share a lock are
+   * recorded one at a time.
+   */
+  public static void recordEach(Distribution first, long firstNanos, Distribution second,
+      long secondNanos, Distribution third, long thirdNanos, TraceId traceId, long spanId,
+      long nowNanos, long epochMillis) {
+    Object lock = first.lock;
+    if (second.lock != lock || third.lock != lock) {
+      first.record(firstNanos, traceId, spanId, nowNanos, epochMillis);
+      second.record(secondNanos, traceId, spanId, nowNanos, epochMillis);
+      third.record(thirdNanos, traceId, spanId, nowNanos, epochMillis);
+      return;
+    }
+    synchronized (lock) {
+      first.recordHeld(firstNanos, traceId, spanId, epochMillis);
+      second.recordHeld(secondNanos, traceId, spanId, epochMillis);
+      third.recordHeld(thirdNanos, traceId, spanId, epochMillis);
+    }
+    first.recordedAt(nowNanos);
+    second.recordedAt(nowNanos);
+    third.recordedAt(nowNanos);
+  }
+
+  /** {@link #record}'s work under the lock, which the caller holds. */
+  private void recordHeld(long valueNanos, TraceId traceId, long spanId, long epochMillis) {
     long value = Math.max(0, valueNanos);
-    synchronized (this) {
-      raw.record(value, 0);
-      if (corrected != null) {
-        corrected.record(value, expectedIntervalNanos);
-      }
-      sumNanos += value;
-      recordedSinceFlush = true;
-      if (traceId != null) {
-        int search = Arrays.binarySearch(boundariesNanos, value);
-        int bucket = search >= 0 ? search : -search - 1;
-        // Sampled, as Prometheus clients sample them: a scrape shows one exemplar per bucket, so
-        // a fresh one a second is plenty, and a busy series does not allocate one per value.
-        long sampledMillis = exemplarMillis[bucket];
-        if (sampledMillis == NO_EXEMPLAR
-            || epochMillis - sampledMillis >= EXEMPLAR_REFRESH_MILLIS) {
-          exemplars[bucket] = new Exemplar(value, traceId, spanId, epochMillis);
-          exemplarMillis[bucket] = epochMillis;
-        }
+    raw.record(value, 0);
+    if (corrected != null) {
+      corrected.record(value, expectedIntervalNanos);
+    }
+    sumNanos += value;
+    recordedSinceFlush = true;
+    if (traceId != null) {
+      int search = Arrays.binarySearch(boundariesNanos, value);
+      int bucket = search >= 0 ? search : -search - 1;
+      // Sampled, as Prometheus clients sample them: a scrape shows one exemplar per bucket, so
+      // a fresh one a second is plenty, and a busy series does not allocate one per value.
+      long sampledMillis = exemplarMillis[bucket];
+      if (sampledMillis == NO_EXEMPLAR
+          || epochMillis - sampledMillis >= EXEMPLAR_REFRESH_MILLIS) {
+        exemplars[bucket] = new Exemplar(value, traceId, spanId, epochMillis);
+        exemplarMillis[bucket] = epochMillis;
       }
     }
+  }
+
+  private void recordedAt(long nowNanos) {
     // A volatile write is a full fence on x86, and the spans of one trace all pass the same
     // time: most writes would change nothing.
     if (lastRecordNanos != nowNanos) {
@@ -173,10 +223,12 @@ public final class Distribution {
   }
 
   /** Brings {@link #percentileRank} up to date with everything recorded so far. */
-  public synchronized void flush() {
-    if (recordedSinceFlush && ranked) {
-      valuesAtRanks = valuesAtRanks(raw.cumulative());
-      recordedSinceFlush = false;
+  public void flush() {
+    synchronized (lock) {
+      if (recordedSinceFlush && ranked) {
+        valuesAtRanks = valuesAtRanks(raw.cumulative());
+        recordedSinceFlush = false;
+      }
     }
   }
 
@@ -184,16 +236,18 @@ public final class Distribution {
    * Completes the current window slice, dropping the oldest beyond the window, and brings {@link
    * #percentileRank} up to date as {@link #flush} does.
    */
-  public synchronized void advance() {
-    AbstractHistogram completedSum = raw.advance();
-    // The completed slices' sum is now the whole cumulative view: ranked as it is, before the
-    // corrected views' advance reuses the thread's histogram it is in.
-    if (recordedSinceFlush && ranked) {
-      valuesAtRanks = valuesAtRanks(completedSum != null ? completedSum : raw.cumulative());
-      recordedSinceFlush = false;
-    }
-    if (corrected != null) {
-      corrected.advance();
+  public void advance() {
+    synchronized (lock) {
+      AbstractHistogram completedSum = raw.advance();
+      // The completed slices' sum is now the whole cumulative view: ranked as it is, before the
+      // corrected views' advance reuses the thread's histogram it is in.
+      if (recordedSinceFlush && ranked) {
+        valuesAtRanks = valuesAtRanks(completedSum != null ? completedSum : raw.cumulative());
+        recordedSinceFlush = false;
+      }
+      if (corrected != null) {
+        corrected.advance();
+      }
     }
   }
 
@@ -208,18 +262,20 @@ public final class Distribution {
    *
    * @throws IllegalArgumentException when the reader was made for other significant digits
    */
-  public synchronized Snapshot read(Reader reader) {
-    if (reader.significantDigits != raw.significantDigits) {
-      throw new IllegalArgumentException("a reader of " + reader.significantDigits
-          + " significant digits for a series of " + raw.significantDigits);
+  public Snapshot read(Reader reader) {
+    synchronized (lock) {
+      if (reader.significantDigits != raw.significantDigits) {
+        throw new IllegalArgumentException("a reader of " + reader.significantDigits
+            + " significant digits for a series of " + raw.significantDigits);
+      }
+      raw.addTo(reader.cumulative, reader.window);
+      if (corrected != null) {
+        corrected.addTo(reader.cumulativeCorrected, reader.windowCorrected);
+      }
+      return new Snapshot(reader.cumulative, reader.window,
+          corrected == null ? null : reader.cumulativeCorrected,
+          corrected == null ? null : reader.windowCorrected, sumNanos, exemplarList());
     }
-    raw.addTo(reader.cumulative, reader.window);
-    if (corrected != null) {
-      corrected.addTo(reader.cumulativeCorrected, reader.windowCorrected);
-    }
-    return new Snapshot(reader.cumulative, reader.window,
-        corrected == null ? null : reader.cumulativeCorrected,
-        corrected == null ? null : reader.windowCorrected, sumNanos, exemplarList());
   }
 
   /**
@@ -311,8 +367,10 @@ public final class Distribution {
   }
 
   /** Bytes the histograms of this series take now (HdrHistogram's estimates, encodings' lengths). */
-  public synchronized long footprintBytes() {
-    return raw.footprintBytes() + (corrected == null ? 0 : corrected.footprintBytes());
+  public long footprintBytes() {
+    synchronized (lock) {
+      return raw.footprintBytes() + (corrected == null ? 0 : corrected.footprintBytes());
+    }
   }
 
   private List<Exemplar> exemplarList() {

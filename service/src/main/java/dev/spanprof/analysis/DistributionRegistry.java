@@ -136,21 +136,34 @@ public final class DistributionRegistry {
    * @param nowNanos the monotonic clock the expiry is measured on
    */
   public Distribution series(SeriesKey key, long expectedIntervalNanos, long nowNanos) {
+    return series(key, expectedIntervalNanos, nowNanos, null);
+  }
+
+  /**
+   * As {@link #series(SeriesKey, long, long)}; a series it creates for {@code key} shares the
+   * lock of {@code lockedWith} (see {@link Distribution#recordEach}) unless that is null. An
+   * overflow series, which every key of its kind may record into, keeps a lock of its own.
+   */
+  public Distribution series(SeriesKey key, long expectedIntervalNanos, long nowNanos,
+      Distribution lockedWith) {
     Distribution existing = series.get(key);
     if (existing != null) {
       return existing;
     }
     if (series.size() >= maxSeries) {
       overflowSamples.get(key.kind()).incrementAndGet();
-      return series.computeIfAbsent(overflowKey(key.kind()), k -> newSeries(k, 0, nowNanos));
+      return series.computeIfAbsent(overflowKey(key.kind()),
+          k -> newSeries(k, 0, nowNanos, null));
     }
-    return series.computeIfAbsent(key, k -> newSeries(k, expectedIntervalNanos, nowNanos));
+    return series.computeIfAbsent(key,
+        k -> newSeries(k, expectedIntervalNanos, nowNanos, lockedWith));
   }
 
-  private Distribution newSeries(SeriesKey key, long expectedIntervalNanos, long nowNanos) {
+  private Distribution newSeries(SeriesKey key, long expectedIntervalNanos, long nowNanos,
+      Distribution lockedWith) {
     // Spans are ranked within their operation's durations only (spanprof.duration_percentile).
     return new Distribution(significantDigits, slices, boundariesNanos, expectedIntervalNanos,
-        nowNanos, key.kind() == Kind.DURATION);
+        nowNanos, key.kind() == Kind.DURATION, lockedWith);
   }
 
   /** The series of {@code key} if it exists; never creates one. */

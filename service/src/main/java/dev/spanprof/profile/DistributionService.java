@@ -129,12 +129,9 @@ public final class DistributionService implements ProfileConsumer {
           }
         }
       }
-      series.duration()
-          .record(span.durationNanos(), trace.traceId(), span.spanId(), now, epochMillis);
-      series.selfTime()
-          .record(result.selfTimeNs(), trace.traceId(), span.spanId(), now, epochMillis);
-      series.criticalPath()
-          .record(result.criticalPathNs(), trace.traceId(), span.spanId(), now, epochMillis);
+      Distribution.recordEach(series.duration(), span.durationNanos(), series.selfTime(),
+          result.selfTimeNs(), series.criticalPath(), result.criticalPathNs(), trace.traceId(),
+          span.spanId(), now, epochMillis);
       if (i == profile.primaryRoot()) {
         rootSeries = series;
       }
@@ -335,9 +332,13 @@ public final class DistributionService implements ProfileConsumer {
     SeriesKey durationKey = durationKey(span, key.dimensionValues());
     SeriesKey selfTimeKey = operationKey(Kind.SELF_TIME, span, key.dimensionValues());
     SeriesKey criticalPathKey = operationKey(Kind.CRITICAL_PATH, span, key.dimensionValues());
-    Distribution duration = registry.series(durationKey, expectedIntervalNanos(span), now);
+    // Every series of an operation takes its self-time series' lock, so that a span records
+    // into its three under one lock (Distribution.recordEach). The self-time and critical-path
+    // series are the operation's, its duration series one per span kind and status code.
     Distribution selfTime = registry.series(selfTimeKey, 0, now);
-    Distribution criticalPath = registry.series(criticalPathKey, 0, now);
+    Distribution criticalPath = registry.series(criticalPathKey, 0, now, selfTime);
+    Distribution duration = registry.series(durationKey, expectedIntervalNanos(span), now,
+        selfTime);
     boolean own = registry.get(durationKey) == duration && registry.get(selfTimeKey) == selfTime
         && registry.get(criticalPathKey) == criticalPath;
     SpanSeries series = new SpanSeries(duration, selfTime, criticalPath, own);

@@ -153,6 +153,94 @@ class DistributionTest {
   }
 
   /**
+   * A span's three series made to share one lock, recorded into by one writer a span at a time
+   * and by another one value at a time, while a reader flushes and reads: every series counts
+   * every value, so the writers and the reader took the same lock. (Without it, HdrHistogram can
+   * also loop forever in a writer: the timeout is kept on a thread of its own.)
+   */
+  @Test
+  @Timeout(value = 120, unit = TimeUnit.SECONDS, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
+  void recordEach_seriesSharingALock_writersAndAReaderAtOnce_countEveryValue() throws Exception {
+    DistributionRegistry registry = new DistributionRegistry(2, 6, BOUNDARIES, 10,
+        Duration.ofMinutes(15));
+    Distribution selfTime = registry.series(key("self"), 0, 0);
+    Distribution criticalPath = registry.series(key("critical"), 0, 0, selfTime);
+    Distribution duration = registry.series(key("duration"), 0, 0, selfTime);
+    int perWriter = 200_000;
+    Thread bySpan = new Thread(() -> {
+      Random random = new Random(1);
+      for (int i = 0; i < perWriter; i++) {
+        Distribution.recordEach(duration, spread(random), selfTime, spread(random),
+            criticalPath, spread(random), null, 0, 0, 0);
+      }
+    });
+    Thread byValue = new Thread(() -> {
+      Random random = new Random(2);
+      for (int i = 0; i < perWriter; i++) {
+        criticalPath.record(spread(random), null, 0, 0, 0);
+      }
+    });
+    bySpan.setDaemon(true);
+    byValue.setDaemon(true);
+    bySpan.start();
+    byValue.start();
+    Distribution.Reader reader = registry.reader();
+    while (bySpan.isAlive() || byValue.isAlive()) {
+      duration.flush();
+      criticalPath.read(reader);
+      // Lets the writers at the lock, as in record_twoWritersWhileFlushing_countsEveryValue.
+      Thread.yield();
+    }
+    bySpan.join();
+    byValue.join();
+
+    assertThat(duration.snapshot().cumulative().getTotalCount()).isEqualTo(perWriter);
+    assertThat(selfTime.snapshot().cumulative().getTotalCount()).isEqualTo(perWriter);
+    assertThat(criticalPath.snapshot().cumulative().getTotalCount()).isEqualTo(2L * perWriter);
+  }
+
+  /** recordEach records what record would, whether the three series share a lock or not. */
+  @Test
+  void recordEach_recordsAsRecordDoes_withOrWithoutASharedLock() {
+    TraceId trace = new TraceId(1, 2);
+    Distribution first = new Distribution(2, 6, BOUNDARIES, 0, 0);
+    Distribution[] shared = {first, new Distribution(2, 6, BOUNDARIES, 0, 0, true, first),
+        new Distribution(2, 6, BOUNDARIES, 0, 0, true, first)};
+    Distribution[] apart = {new Distribution(2, 6, BOUNDARIES, 0, 0),
+        new Distribution(2, 6, BOUNDARIES, 0, 0), new Distribution(2, 6, BOUNDARIES, 0, 0)};
+    Distribution[] oneByOne = {new Distribution(2, 6, BOUNDARIES, 0, 0),
+        new Distribution(2, 6, BOUNDARIES, 0, 0), new Distribution(2, 6, BOUNDARIES, 0, 0)};
+    long[][] values = {{1_000_000, 50_000_000, -5}, {3_000_000, 900_000_000, 7_000}};
+
+    for (int span = 0; span < values.length; span++) {
+      long[] v = values[span];
+      long nowNanos = 100 + span;
+      for (Distribution[] series : List.of(shared, apart)) {
+        Distribution.recordEach(series[0], v[0], series[1], v[1], series[2], v[2], trace,
+            span + 7, nowNanos, 1234 + span);
+      }
+      for (int i = 0; i < 3; i++) {
+        oneByOne[i].record(v[i], trace, span + 7, nowNanos, 1234 + span);
+      }
+    }
+
+    for (Distribution[] series : List.of(shared, apart)) {
+      for (int i = 0; i < 3; i++) {
+        Distribution.Snapshot expected = oneByOne[i].snapshot();
+        Distribution.Snapshot actual = series[i].snapshot();
+        assertThat(actual.cumulative()).isEqualTo(expected.cumulative());
+        assertThat(actual.sumNanos()).isEqualTo(expected.sumNanos());
+        assertThat(actual.exemplars()).isEqualTo(expected.exemplars());
+        assertThat(series[i].lastRecordNanos()).isEqualTo(101);
+      }
+    }
+  }
+
+  private static long spread(Random random) {
+    return random.nextInt(10) == 0 ? 0 : (long) Math.exp(5 + 18 * random.nextDouble());
+  }
+
+  /**
    * A span's rank is the grid rank just under its exact rank: never above the share of values at
    * or below it, and at most one grid step (1 %, 0.1 % past 90, 0.01 % past 99) under it.
    */
