@@ -332,9 +332,9 @@ public final class DistributionService implements ProfileConsumer {
     SeriesKey durationKey = durationKey(span, key.dimensionValues());
     SeriesKey selfTimeKey = operationKey(Kind.SELF_TIME, span, key.dimensionValues());
     SeriesKey criticalPathKey = operationKey(Kind.CRITICAL_PATH, span, key.dimensionValues());
-    // Every series of an operation takes its self-time series' lock, so that a span records
-    // into its three under one lock (Distribution.recordEach). The self-time and critical-path
-    // series are the operation's, its duration series one per span kind and status code.
+    // Every span series of an operation takes its self-time series' lock, so that a span
+    // records into its three under one lock (Distribution.recordEach). The self-time and
+    // critical-path series are the operation's, its duration series one per kind and status.
     Distribution selfTime = registry.series(selfTimeKey, 0, now);
     Distribution criticalPath = registry.series(criticalPathKey, 0, now, selfTime);
     Distribution duration = registry.series(durationKey, expectedIntervalNanos(span), now,
