@@ -133,8 +133,7 @@ class DistributionTest {
       writers[w] = new Thread(() -> {
         Random random = new Random();
         for (int i = 0; i < perWriter; i++) {
-          distribution.record(random.nextInt(10) == 0 ? 0 : (long) Math.exp(5 + 18 * random.nextDouble()),
-              null, 0, 0, 0);
+          distribution.record(spread(random), null, 0, 0, 0);
         }
       });
       writers[w].start();
@@ -236,6 +235,7 @@ class DistributionTest {
     }
   }
 
+  /** A value for the writer tests: 0 one time in ten, else log-uniform from e^5 to e^23 ns. */
   private static long spread(Random random) {
     return random.nextInt(10) == 0 ? 0 : (long) Math.exp(5 + 18 * random.nextDouble());
   }
