@@ -42,7 +42,18 @@ public final class TurnTakingRun {
 
   public static void main(String[] args) throws Exception {
     switch (args.length > 0 ? args[0] : "") {
-      case "run" -> runSide(args);
+      case "run" -> {
+        // A benchmark's application context may leave non-daemon threads behind, so the side
+        // exits either way: a failed side that lived on would keep the script waiting for it.
+        int status = 0;
+        try {
+          runSide(args);
+        } catch (Exception e) {
+          e.printStackTrace();
+          status = 1;
+        }
+        System.exit(status);
+      }
       case "compare" -> System.out.println(Comparison.of(read(Path.of(args[1])),
           read(Path.of(args[2])), Integer.parseInt(args[3])));
       default -> {
@@ -78,8 +89,6 @@ public final class TurnTakingRun {
         out.println(nanos);
       }
     }
-    // The benchmark's application context may leave non-daemon threads behind.
-    System.exit(0);
   }
 
   private static double[] read(Path file) throws IOException {

@@ -11,12 +11,16 @@ import java.io.InputStream;
 import java.io.OutputStream;
 import java.io.PipedInputStream;
 import java.io.PipedOutputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.List;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.Level;
 import org.openjdk.jmh.annotations.OperationsPerInvocation;
@@ -139,5 +143,47 @@ class TurnTakingRunTest {
     // 1.96 √9 / 2 rounds up to 3 ranks either side of the middle (rank 4): ranks 1 and 7.
     assertThat(comparison.ratioLow()).isEqualTo(0.5);
     assertThat(comparison.ratioHigh()).isEqualTo(1.0);
+  }
+
+  /** A benchmark whose set-up leaves a non-daemon thread behind and whose method fails. */
+  @State(Scope.Thread)
+  public static class FailingWithAThreadLeft {
+    @Setup
+    public void setUp() {
+      new Thread(() -> {
+        try {
+          new CountDownLatch(1).await();
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+        }
+      }).start();
+    }
+
+    @Benchmark
+    public void run() {
+      throw new IllegalStateException("the benchmark failed");
+    }
+  }
+
+  @Test
+  void aFailingSide_exitsWithAnError_evenWithThreadsLeft(@TempDir Path directory) throws Exception {
+    // Plain files for the pipes: the first side opens both, then fails before it reads.
+    Files.createFile(directory.resolve("to-A"));
+    Process side = new ProcessBuilder(
+        Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+        "-cp", System.getProperty("java.class.path"), TurnTakingRun.class.getName(), "run", "A",
+        directory.resolve("to-B").toString(), directory.resolve("to-A").toString(), "10", "3",
+        directory.resolve("out").toString(), FailingWithAThreadLeft.class.getName())
+        .redirectErrorStream(true)
+        .redirectOutput(directory.resolve("log").toFile())
+        .start();
+
+    boolean exited = side.waitFor(1, TimeUnit.MINUTES);
+    side.destroyForcibly();
+    String output = Files.readString(directory.resolve("log"));
+    assertThat(exited).as("the side exited; its output:%n%s", output).isTrue();
+    assertThat(side.exitValue()).isEqualTo(1);
+    assertThat(output).contains("the benchmark failed");
+    assertThat(directory.resolve("out")).doesNotExist();
   }
 }
