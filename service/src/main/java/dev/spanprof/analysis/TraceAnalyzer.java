@@ -184,17 +184,17 @@ public final class TraceAnalyzer {
       this.stateDefinitions = scratch.stateDefinitions;
       this.segments = scratch.segments;
       this.stateRuns = scratch.stateRuns;
-      this.start = arrays.longs(n);
-      this.end = arrays.longs(n);
-      this.allocation = arrays.booleans(n);
-      this.cores = arrays.doubles(n);
-      this.capacity = arrays.doubles(n);
-      this.resource = arrays.ints(n);
-      this.pool = arrays.ints(n);
-      this.state = arrays.ints(n);
-      this.operation = arrays.ints(n);
-      this.category = arrays.ints(n);
-      this.service = arrays.ints(n);
+      this.start = arrays.unclearedLongs(n);
+      this.end = arrays.unclearedLongs(n);
+      this.allocation = arrays.unclearedBooleans(n);
+      this.cores = arrays.unclearedDoubles(n);
+      this.capacity = arrays.unclearedDoubles(n);
+      this.resource = arrays.unclearedInts(n);
+      this.pool = arrays.unclearedInts(n);
+      this.state = arrays.unclearedInts(n);
+      this.operation = arrays.unclearedInts(n);
+      this.category = arrays.unclearedInts(n);
+      this.service = arrays.unclearedInts(n);
     }
 
     TraceProfile profile(TraceId traceId, boolean keepsSegments) {
@@ -270,8 +270,8 @@ public final class TraceAnalyzer {
     }
 
     private void sortByTime() {
-      byStart = arrays.ints(n);
-      byEnd = arrays.ints(n);
+      byStart = arrays.unclearedInts(n);
+      byEnd = arrays.unclearedInts(n);
       for (int i = 0; i < n; i++) {
         byStart[i] = i;
         byEnd[i] = i;
@@ -283,11 +283,11 @@ public final class TraceAnalyzer {
     // ---- Phase 2: the span tree ---------------------------------------------------------------
 
     private void buildTree() {
-      parent = arrays.ints(n);
-      inTree = arrays.booleans(n);
+      parent = arrays.unclearedInts(n);
+      inTree = arrays.unclearedBooleans(n);
       // Span ids hashed into a table of positions, rather than boxed into a map: the first span
       // of an id takes its slot, and duplicates count everywhere but in the tree.
-      long[] ids = arrays.longs(n);
+      long[] ids = arrays.unclearedLongs(n);
       // A scratch array may be longer than asked for: the mask, not its length, sizes the table.
       int mask = Integer.highestOneBit(Math.max(n, 1) * 2 - 1) * 2 - 1;
       int[] slots = arrays.ints(mask + 1);
@@ -306,8 +306,8 @@ public final class TraceAnalyzer {
       }
       breakCycles();
       childStart = arrays.ints(n + 1);
-      childrenByStart = arrays.ints(n);
-      childrenByEnd = arrays.ints(n);
+      childrenByStart = arrays.unclearedInts(n);
+      childrenByEnd = arrays.unclearedInts(n);
       groupStarts(parent, n, childStart);
       groupMembers(parent, n, childStart, byStart, childrenByStart);
       groupMembers(parent, n, childStart, byEnd, childrenByEnd);
@@ -353,7 +353,7 @@ public final class TraceAnalyzer {
 
     /** Places each group's members in their range, in {@code order}'s order: a counting sort. */
     private void groupMembers(int[] group, int groups, int[] start, int[] order, int[] members) {
-      int[] fill = arrays.ints(groups);
+      int[] fill = arrays.unclearedInts(groups);
       System.arraycopy(start, 0, fill, 0, groups);
       for (int k = 0; k < n; k++) {
         int i = order[k];
@@ -366,7 +366,7 @@ public final class TraceAnalyzer {
     /** Spans on a parent cycle become roots (semantics.md §2, critical path). */
     private void breakCycles() {
       int[] mark = arrays.ints(n); // 0 new, 1 on the current path, 2 done
-      int[] path = arrays.ints(n);
+      int[] path = arrays.unclearedInts(n);
       for (int i = 0; i < n; i++) {
         int length = 0;
         int at = i;
@@ -395,7 +395,7 @@ public final class TraceAnalyzer {
     // ---- Phase 3: per-resource sweep --------------------------------------------------------
 
     private long unionOfActivity() {
-      int[] order = arrays.ints(n);
+      int[] order = arrays.unclearedInts(n);
       int count = 0;
       for (int k = 0; k < n; k++) {
         if (onTimeline(byStart[k])) {
@@ -418,7 +418,7 @@ public final class TraceAnalyzer {
       int[] activeDescendants = arrays.ints(n);
 
       // Group the timeline spans (activity spans of positive length) by resource.
-      int[] timelineResource = arrays.ints(n);
+      int[] timelineResource = arrays.unclearedInts(n);
       for (int i = 0; i < n; i++) {
         timelineResource[i] = onTimeline(i) ? resource[i] : -1;
       }
@@ -426,13 +426,13 @@ public final class TraceAnalyzer {
       // range of ends by end.
       int[] groupStart = arrays.ints(resourceCount + 1);
       groupStarts(timelineResource, resourceCount, groupStart);
-      int[] starts = arrays.ints(n);
-      int[] ends = arrays.ints(n);
+      int[] starts = arrays.unclearedInts(n);
+      int[] ends = arrays.unclearedInts(n);
       groupMembers(timelineResource, resourceCount, groupStart, byStart, starts);
       groupMembers(timelineResource, resourceCount, groupStart, byEnd, ends);
       boolean[] active = arrays.booleans(n);
       // The active spans with no active descendant, best first: the first is the chosen span.
-      IndexHeap leaves = new IndexHeap(arrays.ints(n), arrays.ints(n), n, this::choiceBefore);
+      IndexHeap leaves = new IndexHeap(arrays.unclearedInts(n), arrays.unclearedInts(n), n, this::choiceBefore);
       for (int r = 0; r < resourceCount; r++) {
         int groupEnd = groupStart[r + 1];
         int nextStart = groupStart[r];
@@ -494,7 +494,7 @@ public final class TraceAnalyzer {
 
     /** Each activity span's nearest ancestor on the same resource (any depth), or -1. */
     private int[] resourceParents() {
-      int[] resourceParent = arrays.ints(n);
+      int[] resourceParent = arrays.unclearedInts(n);
       for (int i = 0; i < n; i++) {
         resourceParent[i] = -1;
         if (allocation[i]) {
@@ -538,8 +538,8 @@ public final class TraceAnalyzer {
       long[] inclusive = arrays.longs(stateCount);
       long[] exclusive = arrays.longs(stateCount);
       int m = stateRuns.size;
-      int[] runsByStart = arrays.ints(m);
-      int[] runsByEnd = arrays.ints(m);
+      int[] runsByStart = arrays.unclearedInts(m);
+      int[] runsByEnd = arrays.unclearedInts(m);
       for (int k = 0; k < m; k++) {
         runsByStart[k] = k;
         runsByEnd[k] = k;
@@ -548,8 +548,8 @@ public final class TraceAnalyzer {
       IndexSort.byKey(runsByEnd, m, stateRuns.to);
 
       // Inclusive: runs arrive by start, so each state's union grows at its right end.
-      long[] unionFrom = arrays.longs(stateCount);
-      long[] unionTo = arrays.longs(stateCount);
+      long[] unionFrom = arrays.unclearedLongs(stateCount);
+      long[] unionTo = arrays.unclearedLongs(stateCount);
       Arrays.fill(unionTo, 0, stateCount, Long.MIN_VALUE);
       for (int k = 0; k < m; k++) {
         int run = runsByStart[k];
@@ -619,8 +619,8 @@ public final class TraceAnalyzer {
     private void rankStates() {
       StateDefinition[] order = stateDefinitions.toArray(new StateDefinition[0]);
       Arrays.sort(order, DOMINANCE);
-      stateRank = arrays.ints(order.length);
-      stateByRank = arrays.ints(order.length);
+      stateRank = arrays.unclearedInts(order.length);
+      stateByRank = arrays.unclearedInts(order.length);
       for (int rank = 0; rank < order.length; rank++) {
         int state = states.index(order[rank].name());
         stateRank[state] = rank;
@@ -631,10 +631,10 @@ public final class TraceAnalyzer {
     // ---- Phase 5: self time -----------------------------------------------------------------
 
     private long[] selfTimes() {
-      long[] self = arrays.longs(n);
-      long[] clippedStart = arrays.longs(n);
-      long[] clippedEnd = arrays.longs(n);
-      int[] order = arrays.ints(n);
+      long[] self = arrays.unclearedLongs(n);
+      long[] clippedStart = arrays.unclearedLongs(n);
+      long[] clippedEnd = arrays.unclearedLongs(n);
+      int[] order = arrays.unclearedInts(n);
       for (int i = 0; i < n; i++) {
         int count = 0;
         // By start, the children are by clipped start too: clipping keeps their order.
@@ -663,9 +663,9 @@ public final class TraceAnalyzer {
      * A child ending exactly at the cursor is eligible, so back-to-back children stay on the path.
      */
     private long criticalPath(long[] critical, boolean[] onPath) {
-      clippedFrom = arrays.longs(n);
-      clippedTo = arrays.longs(n);
-      walkChildren = arrays.ints(n);
+      clippedFrom = arrays.unclearedLongs(n);
+      clippedTo = arrays.unclearedLongs(n);
+      walkChildren = arrays.unclearedInts(n);
       List<Integer> roots = new ArrayList<>();
       for (int i = 0; i < n; i++) {
         if (inTree[i] && parent[i] < 0) {
@@ -781,7 +781,7 @@ public final class TraceAnalyzer {
 
     private long[] unsignedSpanIds() {
       if (unsignedSpanIds == null) {
-        unsignedSpanIds = arrays.longs(n);
+        unsignedSpanIds = arrays.unclearedLongs(n);
         for (int i = 0; i < n; i++) {
           unsignedSpanIds[i] = span[i].spanId() ^ Long.MIN_VALUE;
         }
@@ -882,8 +882,8 @@ public final class TraceAnalyzer {
     private List<ServicePoolStateTime> servicePoolStateTimes() {
       int poolCount = pools.size();
       int stateCount = states.size();
-      long[] key = arrays.longs(n);
-      int[] chosenSpans = arrays.ints(n);
+      long[] key = arrays.unclearedLongs(n);
+      int[] chosenSpans = arrays.unclearedInts(n);
       int count = 0;
       for (int i = 0; i < n; i++) {
         if (chosenNs[i] > 0) {

@@ -46,4 +46,24 @@ class ScratchArraysTest {
     arrays.reset();
     assertThat(arrays.ints(8)).isSameAs(grown);
   }
+
+  @Test
+  void uncleared_takesFromTheSameOrder_holdingWhatWasLeft() {
+    ScratchArrays arrays = new ScratchArrays();
+    int[] ints = arrays.unclearedInts(3);
+    long[] longs = arrays.longs(2);
+    double[] doubles = arrays.unclearedDoubles(2);
+    boolean[] booleans = arrays.unclearedBooleans(1);
+    ints[2] = 5;
+    longs[0] = 6;
+    doubles[1] = 0.25;
+    booleans[0] = true;
+
+    arrays.reset();
+
+    assertThat(arrays.ints(3)).isSameAs(ints).containsExactly(0, 0, 0);
+    assertThat(arrays.unclearedLongs(2)).isSameAs(longs).containsExactly(6, 0);
+    assertThat(arrays.unclearedDoubles(2)).isSameAs(doubles).containsExactly(0.0, 0.25);
+    assertThat(arrays.unclearedBooleans(1)).isSameAs(booleans).containsExactly(true);
+  }
 }
