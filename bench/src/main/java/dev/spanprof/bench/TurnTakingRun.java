@@ -33,8 +33,8 @@ import org.openjdk.jmh.annotations.TearDown;
  *
  * <p>Usage: {@code run A|B TO_PIPE FROM_PIPE SLICE_MS SLICES OUT_FILE CLASS [name=value ...]}
  * runs one side (A takes the first turn) of the class's one {@link Benchmark} method, which
- * must take no arguments and have trial set-ups only, writing each slice's nanoseconds per operation to OUT_FILE;
- * {@code compare BASE_FILE NEW_FILE WARMUP_SLICES} prints the comparison.
+ * must take no arguments and have trial set-ups only, writing each slice's nanoseconds per
+ * operation to OUT_FILE; {@code compare BASE_FILE NEW_FILE WARMUP_SLICES} prints the comparison.
  */
 public final class TurnTakingRun {
 

@@ -3,10 +3,10 @@ package dev.spanprof.analysis;
 import java.util.Arrays;
 
 /**
- * Primitive arrays for one thread's analyses, zeroed or not, reused from trace to trace: an analysis
- * takes some forty arrays sized by its span count, which were a third of what the analysis
- * stage allocated per span. Every analysis takes its arrays in the same order, so the k-th array
- * of a type is the k-th array of the previous analysis, grown when too short.
+ * Primitive arrays for one thread's analyses, zeroed or not, reused from trace to trace: an
+ * analysis takes some forty arrays sized by its span count, which were a third of what the
+ * analysis stage allocated per span. Every analysis takes its arrays in the same order, so the
+ * k-th array of a type is the k-th array of the previous analysis, grown when too short.
  *
  * <p>An array may be longer than asked for: callers index only the length they asked for.
  * Arrays longer than {@link #MAX_REUSED_LENGTH} are never kept, so what a thread holds is
@@ -78,7 +78,8 @@ final class ScratchArrays {
 
   boolean[] unclearedBooleans(int length) {
     boolean[] kept = (boolean[]) booleans.take();
-    return kept != null && kept.length >= length ? kept : booleans.keep(new boolean[length], length);
+    return kept != null && kept.length >= length
+        ? kept : booleans.keep(new boolean[length], length);
   }
 
   /** The arrays of one type, in the order an analysis takes them. */

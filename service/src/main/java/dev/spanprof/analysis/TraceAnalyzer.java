@@ -432,7 +432,8 @@ public final class TraceAnalyzer {
       groupMembers(timelineResource, resourceCount, groupStart, byEnd, ends);
       boolean[] active = arrays.booleans(n);
       // The active spans with no active descendant, best first: the first is the chosen span.
-      IndexHeap leaves = new IndexHeap(arrays.unclearedInts(n), arrays.unclearedInts(n), n, this::choiceBefore);
+      IndexHeap leaves =
+          new IndexHeap(arrays.unclearedInts(n), arrays.unclearedInts(n), n, this::choiceBefore);
       for (int r = 0; r < resourceCount; r++) {
         int groupEnd = groupStart[r + 1];
         int nextStart = groupStart[r];
