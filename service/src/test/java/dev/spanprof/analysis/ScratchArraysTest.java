@@ -7,14 +7,16 @@ import org.junit.jupiter.api.Test;
 class ScratchArraysTest {
 
   @Test
-  void reset_givesTheSameArraysInTakingOrder_zeroedOverWhatIsAsked() {
+  void reset_givesTheSameArraysInTakingOrder_zeroedOverWhatIsAsked_orAsLeft() {
     ScratchArrays arrays = new ScratchArrays();
     long[] firstLongs = arrays.longs(4);
+    long[] secondLongs = arrays.unclearedLongs(2);
     int[] firstInts = arrays.ints(4);
-    int[] secondInts = arrays.ints(4);
+    int[] secondInts = arrays.unclearedInts(4);
     double[] doubles = arrays.doubles(2);
-    boolean[] booleans = arrays.booleans(2);
+    boolean[] booleans = arrays.unclearedBooleans(2);
     firstLongs[3] = 7;
+    secondLongs[0] = 6;
     secondInts[0] = 9;
     doubles[1] = 0.5;
     booleans[0] = true;
@@ -22,9 +24,11 @@ class ScratchArraysTest {
     arrays.reset();
 
     assertThat(arrays.longs(4)).isSameAs(firstLongs).containsExactly(0, 0, 0, 0);
+    assertThat(arrays.unclearedLongs(2)).isSameAs(secondLongs).containsExactly(6, 0);
     assertThat(arrays.ints(3)).isSameAs(firstInts);
+    // Taken uncleared before, zeroed now: what was left is gone.
     assertThat(arrays.ints(4)).isSameAs(secondInts).containsExactly(0, 0, 0, 0);
-    assertThat(arrays.doubles(2)).isSameAs(doubles).containsExactly(0.0, 0.0);
+    assertThat(arrays.unclearedDoubles(2)).isSameAs(doubles).containsExactly(0.0, 0.5);
     assertThat(arrays.booleans(2)).isSameAs(booleans).containsExactly(false, false);
   }
 
@@ -45,25 +49,5 @@ class ScratchArraysTest {
     assertThat(arrays.ints(ScratchArrays.MAX_REUSED_LENGTH + 1)).isNotSameAs(huge);
     arrays.reset();
     assertThat(arrays.ints(8)).isSameAs(grown);
-  }
-
-  @Test
-  void uncleared_takesFromTheSameOrder_holdingWhatWasLeft() {
-    ScratchArrays arrays = new ScratchArrays();
-    int[] ints = arrays.unclearedInts(3);
-    long[] longs = arrays.longs(2);
-    double[] doubles = arrays.unclearedDoubles(2);
-    boolean[] booleans = arrays.unclearedBooleans(1);
-    ints[2] = 5;
-    longs[0] = 6;
-    doubles[1] = 0.25;
-    booleans[0] = true;
-
-    arrays.reset();
-
-    assertThat(arrays.ints(3)).isSameAs(ints).containsExactly(0, 0, 0);
-    assertThat(arrays.unclearedLongs(2)).isSameAs(longs).containsExactly(6, 0);
-    assertThat(arrays.unclearedDoubles(2)).isSameAs(doubles).containsExactly(0.0, 0.25);
-    assertThat(arrays.unclearedBooleans(1)).isSameAs(booleans).containsExactly(true);
   }
 }
