@@ -30,19 +30,18 @@ if command -v taskset > /dev/null; then
 fi
 # Each side in the background as the JVM itself (exec), so that the trap stops it if the other
 # fails, rather than leaving it waiting on a pipe.
-side() { # JAR ROLE TO FROM OUT [name=value ...]
-  local options
-  if [ "$(basename "$5")" = base ]; then options=$base_options; else options=$new_options; fi
+side() { # BUILD (base or new) ROLE TO FROM [name=value ...]
+  local jar=$base options=$base_options
+  if [ "$1" = new ]; then jar=$new options=$new_options; fi
   # shellcheck disable=SC2086 # the options are words
-  exec "${on_core[@]}" java $options -cp "$1" dev.spanprof.bench.TurnTakingRun run "$2" "$3" \
-    "$4" "$slice_ms" "$slices" "$5" "$benchmark" "${@:6}" > "$5.log" 2>&1
+  exec "${on_core[@]}" java $options -cp "$jar" dev.spanprof.bench.TurnTakingRun run "$2" "$3" \
+    "$4" "$slice_ms" "$slices" "$work/$1" "$benchmark" "${@:5}" > "$work/$1.log" 2>&1
 }
-jar_of() { if [ "$1" = base ]; then echo "$base"; else echo "$new"; fi; }
 ratios=()
 for round in 1 2; do
   if [ "$round" = 1 ]; then first=base second=new; else first=new second=base; fi
-  side "$(jar_of $first)" A "$work/to-B" "$work/to-A" "$work/$first" "$@" &
-  side "$(jar_of $second)" B "$work/to-A" "$work/to-B" "$work/$second" "$@" &
+  side "$first" A "$work/to-B" "$work/to-A" "$@" &
+  side "$second" B "$work/to-A" "$work/to-B" "$@" &
   if ! wait -n || ! wait -n; then
     tail -n 20 "$work"/*.log >&2
     exit 1
