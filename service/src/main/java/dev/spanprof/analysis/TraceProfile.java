@@ -15,9 +15,10 @@ import java.util.Map;
  * @param resourceTimeNs Σ over resources of the union of that resource's intervals
  * @param parallelism resourceTimeNs / ttxNs, 0 when ttx is 0
  * @param criticalPathNs Σ critical-path time over the primary root's tree (its duration)
- * @param states per state, by name
- * @param resources per resource, by id
- * @param operations per operation, by service then name
+ * @param states per state, in order of first appearance (as are the next two: the analysis
+ *     leaves ordering by name to whoever shows them)
+ * @param resources per resource
+ * @param operations per operation
  * @param distinctOperations every operation of the trace once, in order of first appearance:
  *     what {@link SpanProfile#operation} indexes, so that per-operation consumers look each up
  *     once per trace rather than once per span

@@ -10,8 +10,9 @@ import java.util.Map;
 
 /**
  * The JSON form of a {@link TraceProfile}: the field names and order of the golden
- * {@code *.expected.json} files, ids in lower-case hex, spans sorted by span id. Empty lists are
- * written out ({@code "pools": []}), not omitted as Micronaut Serde would by default.
+ * {@code *.expected.json} files, ids in lower-case hex, states, resources and operations sorted
+ * by name (operations by service, then name), spans by span id. Empty lists are written out
+ * ({@code "pools": []}), not omitted as Micronaut Serde would by default.
  */
 @Serdeable
 @JsonInclude(JsonInclude.Include.ALWAYS)
@@ -63,10 +64,14 @@ public record TraceProfileView(
         profile.criticalPathNs(),
         profile.states().stream()
             .map(s -> new State(s.state(), s.resourceNs(), s.inclusiveNs(), s.exclusiveNs()))
+            .sorted(Comparator.comparing(State::state))
             .toList(),
-        profile.resources().stream().map(r -> new Resource(r.resource(), r.busyNs())).toList(),
+        profile.resources().stream().map(r -> new Resource(r.resource(), r.busyNs()))
+            .sorted(Comparator.comparing(Resource::resource))
+            .toList(),
         profile.operations().stream()
             .map(o -> new Operation(o.service(), o.name(), o.resourceTimeNs()))
+            .sorted(Comparator.comparing(Operation::service).thenComparing(Operation::name))
             .toList(),
         profile.spans().stream()
             .map(s -> new Span(Ids.toHex(s.spanId()), s.resource(), s.state(), s.selfTimeNs(),

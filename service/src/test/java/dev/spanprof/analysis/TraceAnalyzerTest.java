@@ -36,9 +36,9 @@ class TraceAnalyzerTest {
     assertThat(profile.ttcNs()).isEqualTo(12);
     assertThat(profile.resourceTimeNs()).isEqualTo(18);
     assertThat(profile.parallelism()).isEqualTo(1.5);
-    assertThat(profile.resources()).containsExactly(
+    assertThat(profile.resources()).containsExactlyInAnyOrder(
         new ResourceBusy("svc/i1/1", 10), new ResourceBusy("svc/i1/2", 8));
-    assertThat(profile.operations()).containsExactly(
+    assertThat(profile.operations()).containsExactlyInAnyOrder(
         new OperationTime("svc", "A", 6), new OperationTime("svc", "B", 4),
         new OperationTime("svc", "C", 8));
   }
@@ -65,11 +65,12 @@ class TraceAnalyzerTest {
     TraceProfile profile = trace.analyze();
 
     // Thread 0 runs root throughout, so running is also the dominant state everywhere.
-    assertThat(profile.states()).containsExactly(
+    assertThat(profile.states()).containsExactlyInAnyOrder(
         new StateTime("running", 13 + 10, 13, 13), new StateTime("wait.db", 3, 3, 0));
+    // In order of first appearance, not by name: the view sorts them.
     assertThat(profile.operations()).containsExactly(
-        new OperationTime("svc", "db", 3), new OperationTime("svc", "root", 13),
-        new OperationTime("svc", "run", 10));
+        new OperationTime("svc", "root", 13), new OperationTime("svc", "run", 10),
+        new OperationTime("svc", "db", 3));
     // Summed over the spans chosen in each (service, pool, state): root's 13 and run's 10.
     assertThat(profile.resourceTimeByServicePoolState()).containsExactly(
         new ServicePoolStateTime("svc", "svc/i1", "running", 13 + 10),
@@ -94,7 +95,7 @@ class TraceAnalyzerTest {
 
     TraceProfile profile = trace.analyze();
 
-    assertThat(profile.operations()).containsExactly(
+    assertThat(profile.operations()).containsExactlyInAnyOrder(
         new OperationTime("svc", "early", 2), new OperationTime("svc", "late", 8),
         new OperationTime("svc", "root", 10));
   }
@@ -116,7 +117,7 @@ class TraceAnalyzerTest {
 
     TraceProfile profile = trace.analyze();
 
-    assertThat(profile.operations()).containsExactly(
+    assertThat(profile.operations()).containsExactlyInAnyOrder(
         new OperationTime("svc", "child", 8), new OperationTime("svc", "parent", 4));
     assertThat(trace.result(profile, "parent").selfTimeNs()).isEqualTo(4);
     assertThat(trace.result(profile, "parent").criticalPathNs()).isEqualTo(4);
