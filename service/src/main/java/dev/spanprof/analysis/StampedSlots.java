@@ -5,8 +5,9 @@ import java.util.Arrays;
 /**
  * A fixed number of slots, all emptied at once by {@link #clear} in constant time: a slot holds a
  * value only if it was set since the last clear, which a generation stamp per slot tells. For
- * tables filled per trace: the per-trace tables of distribution series and ranking edges, where
- * clearing hundreds of slots per trace cost more than the lookups the table saved.
+ * tables filled per trace: the analysis's name tables, and the per-trace tables of distribution
+ * series and ranking edges, where clearing hundreds of slots per trace cost more than the lookups
+ * the table saved.
  *
  * <p>Not thread-safe; a holder keeps one per thread or uses it under its own lock. Values set
  * before a clear stay referenced until their slot is set again.

@@ -229,7 +229,7 @@ public final class TraceAnalyzer {
       return new TraceProfile(traceId, n, spanTime, ttx, ttc, resourceTime,
           ttx == 0 ? 0 : (double) resourceTime / ttx, criticalPath,
           stateTimes(inclusiveExclusive), resourceBusy(), operationTimes(),
-          operations.copyOfNames(),
+          List.copyOf(operations.names()),
           spanProfiles, poolUsages, servicePoolStateTimes(),
           keepsSegments ? chosenSegments() : List.of(), primaryRoot);
     }
@@ -898,30 +898,16 @@ public final class TraceAnalyzer {
     }
   }
 
-  /**
-   * Small dense ids for the distinct names of one trace, from a table of every name the thread
-   * has met, which outlives the trace: a name is stored once, and a trace only stamps the slots
-   * of its names. Filling the table afresh for each trace stored every name again, and a
-   * reference store is a write barrier (BENCHMARKS.md, forty-third stop).
-   */
+  /** Small dense ids for the distinct names of one trace. */
   private static final class Names<T> {
-    /**
-     * Past this many slots the table is dropped when cleared, so neither a huge trace's names nor
-     * those of many traces are kept without bound.
-     */
+    /** Past this many slots a table is dropped when cleared, so a huge trace's is not kept. */
     private static final int MAX_KEPT_SLOTS = 2 * ScratchArrays.MAX_REUSED_LENGTH;
-    private static final int INITIAL_SLOTS = 16;
 
-    // Open addressing, linear probing, at most half full.
-    private Object[] slotNames = new Object[INITIAL_SLOTS];
-    /** The generation of the trace whose id the slot holds; a name of this trace if current. */
-    private int[] slotGenerations = new int[INITIAL_SLOTS];
-    private int[] slotIds = new int[INITIAL_SLOTS];
-    /** By id, the slot of this trace's name. */
-    private int[] idSlots = new int[INITIAL_SLOTS / 2];
-    private int occupied;
-    private int size;
-    private int generation = 1;
+    // Open addressing, linear probing. The names are stamped slots: clearing is a new
+    // generation, not a pass over the table.
+    private StampedSlots<T> slotNames = new StampedSlots<>(16);
+    private int[] slotIds = new int[16];
+    private final ArrayList<T> names = new ArrayList<>();
     /**
      * The name asked for last and its id: consecutive spans mostly share their pool, service,
      * state and category, and the mapping hands out the very same instances for them.
@@ -939,96 +925,67 @@ public final class TraceAnalyzer {
     }
 
     private int indexInTable(T name) {
-      int slot = slotOf(name);
-      if (slotGenerations[slot] != generation) {
-        slotGenerations[slot] = generation;
-        slotIds[slot] = size;
-        idSlots[size++] = slot;
-      }
-      return slotIds[slot];
-    }
-
-    /** The name's slot, taken if the table does not hold it yet. */
-    private int slotOf(T name) {
-      int mask = slotNames.length - 1;
+      int mask = slotIds.length - 1;
       for (int slot = spread(name.hashCode()) & mask; ; slot = (slot + 1) & mask) {
-        Object candidate = slotNames[slot];
+        T candidate = slotNames.get(slot);
         if (candidate == null) {
-          if (2 * (occupied + 1) > slotNames.length) {
-            rehash(2 * slotNames.length);
-            return slotOf(name);
+          int id = names.size();
+          names.add(name);
+          if (2 * names.size() > slotIds.length) {
+            rehash(2 * slotIds.length);
+          } else {
+            occupy(slot, name, id);
           }
-          slotNames[slot] = name;
-          occupied++;
-          return slot;
+          return id;
         }
         if (candidate == name || candidate.equals(name)) {
-          return slot;
+          return slotIds[slot];
         }
       }
     }
 
-    @SuppressWarnings("unchecked")
     T name(int index) {
-      return (T) slotNames[idSlots[index]];
+      return names.get(index);
     }
 
-    /** This trace's names, by id. */
-    List<T> copyOfNames() {
-      Object[] names = new Object[size];
-      for (int id = 0; id < size; id++) {
-        names[id] = slotNames[idSlots[id]];
-      }
-      @SuppressWarnings("unchecked")
-      List<T> list = (List<T>) List.of(names);
-      return list;
+    /** Every name, by index: a view, valid until the next {@link #clear}. */
+    List<T> names() {
+      return names;
     }
 
     int size() {
-      return size;
+      return names.size();
     }
 
     void clear() {
+      names.clear();
       lastName = null;
-      size = 0;
-      if (slotNames.length > MAX_KEPT_SLOTS) {
-        slotNames = new Object[INITIAL_SLOTS];
-        slotGenerations = new int[INITIAL_SLOTS];
-        slotIds = new int[INITIAL_SLOTS];
-        idSlots = new int[INITIAL_SLOTS / 2];
-        occupied = 0;
-      } else if (++generation == 0) {
-        // After 2^32 traces the generations come round again: start them over.
-        Arrays.fill(slotGenerations, 0);
-        generation = 1;
+      if (slotIds.length > MAX_KEPT_SLOTS) {
+        names.trimToSize();
+        slotNames = new StampedSlots<>(16);
+        slotIds = new int[16];
+      } else {
+        slotNames.clear();
       }
     }
 
-    /** Moves every name, with this trace's ids, to a table of {@code slots} slots. */
+    private void occupy(int slot, T name, int id) {
+      slotNames.set(slot, name);
+      slotIds[slot] = id;
+    }
+
+    /** Places every name of this trace in a table of {@code slots} slots. */
     private void rehash(int slots) {
-      Object[] oldNames = slotNames;
-      int[] oldGenerations = slotGenerations;
-      int[] oldIds = slotIds;
-      slotNames = new Object[slots];
-      slotGenerations = new int[slots];
+      slotNames = new StampedSlots<>(slots);
       slotIds = new int[slots];
-      idSlots = Arrays.copyOf(idSlots, slots / 2);
       int mask = slots - 1;
-      for (int old = 0; old < oldNames.length; old++) {
-        Object name = oldNames[old];
-        if (name == null) {
-          continue;
-        }
+      for (int id = 0; id < names.size(); id++) {
+        T name = names.get(id);
         int slot = spread(name.hashCode()) & mask;
-        while (slotNames[slot] != null) {
+        while (slotNames.get(slot) != null) {
           slot = (slot + 1) & mask;
         }
-        slotNames[slot] = name;
-        slotGenerations[slot] = oldGenerations[old];
-        slotIds[slot] = oldIds[old];
-        if (oldGenerations[old] == generation) {
-          idSlots[oldIds[old]] = slot;
-        }
+        occupy(slot, name, id);
       }
     }
 

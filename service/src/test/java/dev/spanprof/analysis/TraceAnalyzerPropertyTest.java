@@ -17,7 +17,6 @@ import java.util.concurrent.FutureTask;
 import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;
 import net.jqwik.api.Combinators;
-import net.jqwik.api.Example;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
@@ -120,41 +119,10 @@ class TraceAnalyzerPropertyTest {
 
     TraceProfile afterAnother = analyzer.analyze(TraceBuilder.TRACE, spans);
 
-    assertThat(afterAnother).isEqualTo(onAFreshThread(spans));
-  }
-
-  /**
-   * The thread's name tables outlive a trace: a trace that meets old and new names (the table
-   * grows while it holds this trace's ids), and one with so many that the table is dropped
-   * after it, leave the next profiles as a fresh thread computes them.
-   */
-  @Example
-  void profile_doesNotDependOnTheNamesTheThreadMetBefore() throws Exception {
-    TraceAnalyzer analyzer = new TraceAnalyzer(MAPPING);
-    List<SpanRecord> first = onThreads(0, 6);
-    List<SpanRecord> overlapping = onThreads(3, 40);
-    List<SpanRecord> huge = onThreads(0, 6_000);
-
-    analyzer.analyze(TraceBuilder.TRACE, first);
-    for (List<SpanRecord> spans : List.of(overlapping, huge, first, overlapping)) {
-      assertThat(analyzer.analyze(TraceBuilder.TRACE, spans)).isEqualTo(onAFreshThread(spans));
-    }
-  }
-
-  /** A root on thread {@code from} and a child on each thread after it, up to {@code to}. */
-  private static List<SpanRecord> onThreads(int from, int to) {
-    TraceBuilder trace = new TraceBuilder().span("root", null, "t" + from, 0, 2L * to);
-    for (int thread = from + 1; thread < to; thread++) {
-      trace.span("child#" + thread, "root", "t" + thread, thread, 2L * thread);
-    }
-    return trace.spans();
-  }
-
-  private static TraceProfile onAFreshThread(List<SpanRecord> spans) throws Exception {
     FutureTask<TraceProfile> fresh =
         new FutureTask<>(() -> new TraceAnalyzer(MAPPING).analyze(TraceBuilder.TRACE, spans));
     new Thread(fresh).start();
-    return fresh.get();
+    assertThat(afterAnother).isEqualTo(fresh.get());
   }
 
   @Property(tries = 400)
