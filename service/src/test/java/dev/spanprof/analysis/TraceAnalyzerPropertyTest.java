@@ -17,6 +17,7 @@ import java.util.concurrent.FutureTask;
 import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;
 import net.jqwik.api.Combinators;
+import net.jqwik.api.Example;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
@@ -119,10 +120,41 @@ class TraceAnalyzerPropertyTest {
 
     TraceProfile afterAnother = analyzer.analyze(TraceBuilder.TRACE, spans);
 
+    assertThat(afterAnother).isEqualTo(onAFreshThread(spans));
+  }
+
+  /**
+   * A thread reuses its name tables from trace to trace: a trace with more names than the one
+   * before (its table grows while it holds the trace's ids), and one with so many that its
+   * table is dropped after it, leave the next profiles as a fresh thread computes them.
+   */
+  @Example
+  void profile_doesNotDependOnTheNamesTheThreadMetBefore() throws Exception {
+    TraceAnalyzer analyzer = new TraceAnalyzer(MAPPING);
+    List<SpanRecord> first = onThreads(0, 6);
+    List<SpanRecord> overlapping = onThreads(3, 40);
+    List<SpanRecord> huge = onThreads(0, 6_000);
+
+    analyzer.analyze(TraceBuilder.TRACE, first);
+    for (List<SpanRecord> spans : List.of(overlapping, huge, first, overlapping)) {
+      assertThat(analyzer.analyze(TraceBuilder.TRACE, spans)).isEqualTo(onAFreshThread(spans));
+    }
+  }
+
+  /** A root on thread {@code from} and a child on each thread after it, up to {@code to}. */
+  private static List<SpanRecord> onThreads(int from, int to) {
+    TraceBuilder trace = new TraceBuilder().span("root", null, "t" + from, 0, 2L * to);
+    for (int thread = from + 1; thread < to; thread++) {
+      trace.span("child#" + thread, "root", "t" + thread, thread, 2L * thread);
+    }
+    return trace.spans();
+  }
+
+  private static TraceProfile onAFreshThread(List<SpanRecord> spans) throws Exception {
     FutureTask<TraceProfile> fresh =
         new FutureTask<>(() -> new TraceAnalyzer(MAPPING).analyze(TraceBuilder.TRACE, spans));
     new Thread(fresh).start();
-    assertThat(afterAnother).isEqualTo(fresh.get());
+    return fresh.get();
   }
 
   @Property(tries = 400)
