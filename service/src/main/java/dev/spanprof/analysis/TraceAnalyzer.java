@@ -157,8 +157,12 @@ public final class TraceAnalyzer {
     /** Each span's interval clipped to its parent's walked part, set when the parent is walked. */
     private long[] clippedFrom;
     private long[] clippedTo;
-    /** The walk's frames' eligible children (see {@link Frame}). */
+    /** The walk's frames' eligible children, and the frames (see {@link #walk}). */
     private int[] walkChildren;
+    private int[] walkStack;
+    private int[] walkNext;
+    private int[] walkEnd;
+    private long[] walkCursor;
     /** Span ids with the sign bit flipped, so that signed order is the ids' unsigned order. */
     private long[] unsignedSpanIds;
 
@@ -661,85 +665,92 @@ public final class TraceAnalyzer {
       clippedFrom = arrays.unclearedLongs(n);
       clippedTo = arrays.unclearedLongs(n);
       walkChildren = arrays.unclearedInts(n);
-      List<Integer> roots = new ArrayList<>();
+      walkStack = arrays.unclearedInts(n);
+      walkNext = arrays.unclearedInts(n);
+      walkEnd = arrays.unclearedInts(n);
+      walkCursor = arrays.unclearedLongs(n);
+      // The primary root is the earliest, then longest, then lowest span id. The other roots'
+      // trees are disjoint from it and from each other, so their order changes nothing.
       for (int i = 0; i < n; i++) {
-        if (inTree[i] && parent[i] < 0) {
-          roots.add(i);
+        if (inTree[i] && parent[i] < 0 && (primaryRoot < 0 || precedes(i, primaryRoot))) {
+          primaryRoot = i;
         }
       }
-      roots.sort(Comparator.<Integer>comparingLong(i -> start[i])
-          .thenComparing(Comparator.<Integer>comparingLong(i -> end[i] - start[i]).reversed())
-          .thenComparing((a, b) -> Long.compareUnsigned(span[a].spanId(), span[b].spanId())));
-      long primary = 0;
-      if (!roots.isEmpty()) {
-        primaryRoot = roots.get(0);
+      if (primaryRoot < 0) {
+        return 0;
       }
-      for (int k = 0; k < roots.size(); k++) {
-        long walked = walk(roots.get(k), critical, onPath);
-        if (k == 0) {
-          primary = walked;
+      long primary = walk(primaryRoot, critical, onPath);
+      for (int i = 0; i < n; i++) {
+        if (inTree[i] && parent[i] < 0 && i != primaryRoot) {
+          walk(i, critical, onPath);
         }
       }
       return primary;
     }
 
-    /**
-     * One frame of the iterative walk: a span and its eligible children, in walk order, at
-     * {@code walkChildren[next, end)}. Frames take that array as a stack: a frame's children
-     * start where its parent frame's end, and a span is a child of one span only, so the frames
-     * on the stack never need more than n places.
-     */
-    private static final class Frame {
-      final int span;
-      final long lo;
-      final int end;
-      int next;
-      long cursor;
-
-      Frame(int span, long lo, long hi, int from, int end) {
-        this.span = span;
-        this.lo = lo;
-        this.cursor = hi;
-        this.next = from;
-        this.end = end;
+    /** Root a comes before root b: earlier, then longer, then by unsigned span id. */
+    private boolean precedes(int a, int b) {
+      if (start[a] != start[b]) {
+        return start[a] < start[b];
       }
+      long durationA = end[a] - start[a];
+      long durationB = end[b] - start[b];
+      if (durationA != durationB) {
+        return durationA > durationB;
+      }
+      return Long.compareUnsigned(span[a].spanId(), span[b].spanId()) < 0;
     }
 
+    /**
+     * Walks the tree of {@code root}, iteratively: {@link #walkStack} holds the spans being
+     * walked, innermost last, and each of them its frame: its eligible children, in walk order,
+     * at {@code walkChildren[walkNext[s], walkEnd[s])}, and its cursor. The frames take
+     * {@link #walkChildren} as a stack: a frame's children start where its parent frame's end,
+     * and a span is a child of one span only, so they never need more than n places, and a
+     * span's frame can be kept at its own position.
+     */
     private long walk(int root, long[] critical, boolean[] onPath) {
-      long total = 0;
-      ArrayList<Frame> stack = new ArrayList<>();
-      stack.add(frame(root, start[root], end[root], 0));
+      clippedFrom[root] = start[root];
+      clippedTo[root] = end[root];
+      open(root, 0);
       onPath[root] = true;
-      while (!stack.isEmpty()) {
-        Frame f = stack.get(stack.size() - 1);
-        boolean descended = false;
-        while (f.next < f.end) {
-          int child = walkChildren[f.next++];
-          if (clippedTo[child] > f.cursor) {
-            continue;
-          }
-          critical[f.span] += f.cursor - clippedTo[child];
-          total += f.cursor - clippedTo[child];
-          f.cursor = clippedFrom[child];
-          onPath[child] = true;
-          stack.add(frame(child, clippedFrom[child], clippedTo[child], f.end));
-          descended = true;
-          break;
+      walkStack[0] = root;
+      int depth = 1;
+      long total = 0;
+      while (depth > 0) {
+        int s = walkStack[depth - 1];
+        long cursor = walkCursor[s];
+        int next = walkNext[s];
+        int frameEnd = walkEnd[s];
+        while (next < frameEnd && clippedTo[walkChildren[next]] > cursor) {
+          next++;
         }
-        if (!descended) {
-          critical[f.span] += f.cursor - f.lo;
-          total += f.cursor - f.lo;
-          stack.remove(stack.size() - 1);
+        if (next < frameEnd) {
+          int child = walkChildren[next];
+          walkNext[s] = next + 1;
+          critical[s] += cursor - clippedTo[child];
+          total += cursor - clippedTo[child];
+          walkCursor[s] = clippedFrom[child];
+          onPath[child] = true;
+          open(child, frameEnd);
+          walkStack[depth++] = child;
+        } else {
+          critical[s] += cursor - clippedFrom[s];
+          total += cursor - clippedFrom[s];
+          depth--;
         }
       }
       return total;
     }
 
     /**
-     * The eligible children of s within [lo, hi), clipped, by clipped end descending, placed in
-     * {@link #walkChildren} from {@code from}.
+     * Opens the frame of s, walked over [clippedFrom[s], clippedTo[s]): its eligible children,
+     * clipped to that, by clipped end descending, placed in {@link #walkChildren} from
+     * {@code from}; its cursor at the interval's end.
      */
-    private Frame frame(int s, long lo, long hi, int from) {
+    private void open(int s, int from) {
+      long lo = clippedFrom[s];
+      long hi = clippedTo[s];
       boolean producer = span[s].kind() == SpanKind.PRODUCER;
       int count = from;
       int[] eligible = walkChildren;
@@ -771,7 +782,9 @@ public final class TraceAnalyzer {
         }
       }
       work += childStart[s + 1] - childStart[s];
-      return new Frame(s, lo, hi, from, count);
+      walkNext[s] = from;
+      walkEnd[s] = count;
+      walkCursor[s] = hi;
     }
 
     private long[] unsignedSpanIds() {
