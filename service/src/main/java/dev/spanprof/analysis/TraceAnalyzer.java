@@ -233,7 +233,7 @@ public final class TraceAnalyzer {
       return new TraceProfile(traceId, n, spanTime, ttx, ttc, resourceTime,
           ttx == 0 ? 0 : (double) resourceTime / ttx, criticalPath,
           stateTimes(inclusiveExclusive), resourceBusy(), operationTimes(),
-          List.copyOf(operations.names()),
+          operations.copyOfNames(),
           spanProfiles, poolUsages, servicePoolStateTimes(),
           keepsSegments ? chosenSegments() : List.of(), primaryRoot);
     }
@@ -852,7 +852,7 @@ public final class TraceAnalyzer {
     // did (say, a parent always covered by its children) has no row, as in the golden cases.
 
     private List<StateTime> stateTimes(long[][] inclusiveExclusive) {
-      List<StateTime> result = new ArrayList<>();
+      List<StateTime> result = new ArrayList<>(states.size());
       for (int s = 0; s < states.size(); s++) {
         if (stateResourceNs[s] > 0) {
           result.add(new StateTime(states.name(s), stateResourceNs[s], inclusiveExclusive[0][s],
@@ -863,7 +863,7 @@ public final class TraceAnalyzer {
     }
 
     private List<ResourceBusy> resourceBusy() {
-      List<ResourceBusy> result = new ArrayList<>();
+      List<ResourceBusy> result = new ArrayList<>(resources.size());
       for (int r = 0; r < resources.size(); r++) {
         if (busy[r] > 0) {
           result.add(new ResourceBusy(resources.name(r), busy[r]));
@@ -873,7 +873,7 @@ public final class TraceAnalyzer {
     }
 
     private List<OperationTime> operationTimes() {
-      List<OperationTime> result = new ArrayList<>();
+      List<OperationTime> result = new ArrayList<>(operations.size());
       for (int o = 0; o < operations.size(); o++) {
         if (operationResourceNs[o] > 0) {
           Operation key = operations.name(o);
@@ -897,7 +897,13 @@ public final class TraceAnalyzer {
         }
       }
       IndexSort.byKey(chosenSpans, count, key);
-      List<ServicePoolStateTime> result = new ArrayList<>();
+      int groups = count == 0 ? 0 : 1;
+      for (int k = 1; k < count; k++) {
+        if (key[chosenSpans[k]] != key[chosenSpans[k - 1]]) {
+          groups++;
+        }
+      }
+      List<ServicePoolStateTime> result = new ArrayList<>(groups);
       for (int from = 0, to; from < count; from = to) {
         int first = chosenSpans[from];
         long time = 0;
@@ -920,7 +926,9 @@ public final class TraceAnalyzer {
     // generation, not a pass over the table.
     private StampedSlots<T> slotNames = new StampedSlots<>(16);
     private int[] slotIds = new int[16];
-    private final ArrayList<T> names = new ArrayList<>();
+    /** The names by id, at [0, size): an array, as {@link #name} is asked once per span and row. */
+    private Object[] names = new Object[8];
+    private int size;
     /**
      * The name asked for last and its id: consecutive spans mostly share their pool, service,
      * state and category, and the mapping hands out the very same instances for them.
@@ -942,9 +950,12 @@ public final class TraceAnalyzer {
       for (int slot = spread(name.hashCode()) & mask; ; slot = (slot + 1) & mask) {
         T candidate = slotNames.get(slot);
         if (candidate == null) {
-          int id = names.size();
-          names.add(name);
-          if (2 * names.size() > slotIds.length) {
+          int id = size;
+          if (id == names.length) {
+            names = Arrays.copyOf(names, 2 * id);
+          }
+          names[size++] = name;
+          if (2 * size > slotIds.length) {
             rehash(2 * slotIds.length);
           } else {
             occupy(slot, name, id);
@@ -957,24 +968,27 @@ public final class TraceAnalyzer {
       }
     }
 
+    @SuppressWarnings("unchecked") // only names of T are stored
     T name(int index) {
-      return names.get(index);
+      return (T) names[index];
     }
 
-    /** Every name, by index: a view, valid until the next {@link #clear}. */
-    List<T> names() {
-      return names;
+    /** Every name, by index. */
+    @SuppressWarnings("unchecked") // only names of T are stored
+    List<T> copyOfNames() {
+      return (List<T>) List.of(Arrays.copyOf(names, size));
     }
 
     int size() {
-      return names.size();
+      return size;
     }
 
     void clear() {
-      names.clear();
+      // The names stay in the array until overwritten: it is the thread's, like the slots.
+      size = 0;
       lastName = null;
       if (slotIds.length > MAX_KEPT_SLOTS) {
-        names.trimToSize();
+        names = new Object[8];
         slotNames = new StampedSlots<>(16);
         slotIds = new int[16];
       } else {
@@ -992,8 +1006,8 @@ public final class TraceAnalyzer {
       slotNames = new StampedSlots<>(slots);
       slotIds = new int[slots];
       int mask = slots - 1;
-      for (int id = 0; id < names.size(); id++) {
-        T name = names.get(id);
+      for (int id = 0; id < size; id++) {
+        T name = name(id);
         int slot = spread(name.hashCode()) & mask;
         while (slotNames.get(slot) != null) {
           slot = (slot + 1) & mask;
