@@ -19,6 +19,8 @@ final class ElementaryOracle {
   final Map<String, Long> stateInclusive = new TreeMap<>();
   final Map<String, Long> stateExclusive = new TreeMap<>();
   final Map<String, Long> operationTime = new TreeMap<>();
+  /** Resource time by the chosen span's service, pool and state, keyed "service|pool|state". */
+  final Map<String, Long> servicePoolStateTime = new TreeMap<>();
   long spanTime;
   long ttx;
   long ttc;
@@ -193,6 +195,8 @@ final class ElementaryOracle {
         resourceTime += length;
         stateResource.merge(s.name(), length, Long::sum);
         operationTime.merge(spans.get(c).serviceName() + "/" + spans.get(c).name(), length, Long::sum);
+        servicePoolStateTime.merge(spans.get(c).serviceName() + "|"
+            + mapping.poolId(spans.get(c)) + "|" + s.name(), length, Long::sum);
         present.add(s.name());
         if (dominant == null || s.priority() > dominant.priority()
             || (s.priority() == dominant.priority() && s.name().compareTo(dominant.name()) < 0)) {

@@ -33,8 +33,13 @@ class TraceAnalyzerPropertyTest {
   private static final SpanMapping MAPPING = SpanMapping.defaults();
   private static final double EPSILON = 1e-6;
 
+  /** The services a trace's spans come from: a trace of several has many (service, pool, state). */
+  private static final List<SpanResource> SERVICES = List.of(TestSpans.RESOURCE,
+      service("payment"), service("stock"));
+
   /** One generated span: what to draw for it. */
-  record Shape(int parent, int thread, long start, long length, int state, int special, int cores) {}
+  record Shape(int parent, int thread, long start, long length, int state, int special, int cores,
+      int service) {}
 
   @Provide
   Arbitrary<List<SpanRecord>> traces() {
@@ -45,7 +50,8 @@ class TraceAnalyzerPropertyTest {
             Arbitraries.longs().between(-3, 25),
             Arbitraries.integers().between(0, 7),
             Arbitraries.integers().between(0, 12),
-            Arbitraries.integers().between(1, 3))
+            Arbitraries.integers().between(1, 3),
+            Arbitraries.integers().between(0, SERVICES.size() - 1))
         .as(Shape::new);
     return shape.list().ofMinSize(1).ofMaxSize(12).map(TraceAnalyzerPropertyTest::spans);
   }
@@ -78,6 +84,12 @@ class TraceAnalyzerPropertyTest {
     Map<String, Long> operations = new TreeMap<>();
     profile.operations().forEach(o -> operations.put(o.service() + "/" + o.name(), o.resourceTimeNs()));
     assertThat(operations).isEqualTo(oracle.operationTime);
+    Map<String, Long> servicePoolStates = new TreeMap<>();
+    profile.resourceTimeByServicePoolState().forEach(row -> servicePoolStates.put(
+        row.service() + "|" + row.pool() + "|" + row.state(), row.resourceNs()));
+    assertThat(servicePoolStates).as("one row per service, pool and state")
+        .hasSameSizeAs(profile.resourceTimeByServicePoolState())
+        .isEqualTo(oracle.servicePoolStateTime);
     for (int i = 0; i < spans.size(); i++) {
       assertThat(profile.spans().get(i).selfTimeNs()).as("self time of span %d", i)
           .isEqualTo(oracle.selfTime[i]);
@@ -238,10 +250,15 @@ class TraceAnalyzerPropertyTest {
           .setStartNanos(shape.start())
           .setEndNanos(shape.start() + shape.length())
           .setAttributes(Attributes.wrap(keys, values))
-          .setResource(TestSpans.RESOURCE)
+          .setResource(SERVICES.get(shape.service()))
           .setScope(TestSpans.SCOPE)
           .build());
     }
     return spans;
+  }
+
+  private static SpanResource service(String name) {
+    return new SpanResource(name,
+        Attributes.wrap(new String[] {"service.name"}, new Object[] {name}), "", new byte[0]);
   }
 }
