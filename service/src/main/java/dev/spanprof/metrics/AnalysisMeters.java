@@ -52,26 +52,25 @@ final class AnalysisMeters implements ProfileConsumer {
     // Summed per operation first: one lookup and one increment of three counters per operation
     // of the trace, not per span.
     List<Operation> distinct = profile.distinctOperations();
-    double[] spanTimeNs = new double[distinct.size()];
-    double[] selfTimeNs = new double[distinct.size()];
-    double[] criticalPathNs = new double[distinct.size()];
+    // Per operation o: span time at 3o, self time at 3o + 1, critical-path time at 3o + 2.
+    double[] timesNs = new double[3 * distinct.size()];
     List<SpanRecord> spans = trace.spans();
     for (int i = 0; i < spans.size(); i++) {
       SpanProfile result = profile.spans().get(i);
-      int o = result.operation();
+      int o = 3 * result.operation();
       if (!result.allocation()) {
-        spanTimeNs[o] += spans.get(i).durationNanos();
+        timesNs[o] += spans.get(i).durationNanos();
       }
-      selfTimeNs[o] += result.selfTimeNs();
-      criticalPathNs[o] += result.criticalPathNs();
+      timesNs[o + 1] += result.selfTimeNs();
+      timesNs[o + 2] += result.criticalPathNs();
     }
     for (int o = 0; o < distinct.size(); o++) {
       SecondsCounters counters = operations.get(distinct.get(o));
       if (counters == null) {
         counters = operations.computeIfAbsent(distinct.get(o), this::operationCounters);
       }
-      counters.add(spanTimeNs[o] / NANOS_PER_SECOND, selfTimeNs[o] / NANOS_PER_SECOND,
-          criticalPathNs[o] / NANOS_PER_SECOND);
+      counters.add(timesNs[3 * o] / NANOS_PER_SECOND, timesNs[3 * o + 1] / NANOS_PER_SECOND,
+          timesNs[3 * o + 2] / NANOS_PER_SECOND);
     }
     for (TraceProfile.ServicePoolStateTime share : profile.resourceTimeByServicePoolState()) {
       ServicePoolState key = new ServicePoolState(share.service(), share.pool(), share.state());
