@@ -930,13 +930,7 @@ public final class TraceAnalyzer {
         }
       }
       IndexSort.byKey(chosenSpans, count, key);
-      int groups = count == 0 ? 0 : 1;
-      for (int k = 1; k < count; k++) {
-        if (key[chosenSpans[k]] != key[chosenSpans[k - 1]]) {
-          groups++;
-        }
-      }
-      List<ServicePoolStateTime> result = new ArrayList<>(groups);
+      List<ServicePoolStateTime> result = new ArrayList<>();
       for (int from = 0, to; from < count; from = to) {
         int first = chosenSpans[from];
         long time = 0;
