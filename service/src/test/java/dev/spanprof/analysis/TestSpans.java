@@ -3,13 +3,17 @@ package dev.spanprof.analysis;
 /** Span records for tests, with only what a test cares about set. */
 public final class TestSpans {
 
-  public static final SpanResource RESOURCE = new SpanResource(
-      "checkout", Attributes.wrap(new String[] {"service.name"}, new Object[] {"checkout"}), "",
-      new byte[0]);
+  public static final SpanResource RESOURCE = resource("checkout");
   public static final SpanScope SCOPE =
       new SpanScope("test", "1.0", Attributes.empty(), "", new byte[0]);
 
   private TestSpans() {}
+
+  /** The resource of service {@code name}, with no attribute but its name. */
+  public static SpanResource resource(String name) {
+    return new SpanResource(name,
+        Attributes.wrap(new String[] {"service.name"}, new Object[] {name}), "", new byte[0]);
+  }
 
   /** A span of trace {@code (0, traceLow)} with id {@code spanId}, 0..10 ns. */
   public static SpanRecord span(long traceLow, long spanId) {

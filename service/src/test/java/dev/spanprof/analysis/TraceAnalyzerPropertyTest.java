@@ -35,7 +35,7 @@ class TraceAnalyzerPropertyTest {
 
   /** The services a trace's spans come from: a trace of several has many (service, pool, state). */
   private static final List<SpanResource> SERVICES = List.of(TestSpans.RESOURCE,
-      service("payment"), service("stock"));
+      TestSpans.resource("payment"), TestSpans.resource("stock"));
 
   /** One generated span: what to draw for it. */
   record Shape(int parent, int thread, long start, long length, int state, int special, int cores,
@@ -255,10 +255,5 @@ class TraceAnalyzerPropertyTest {
           .build());
     }
     return spans;
-  }
-
-  private static SpanResource service(String name) {
-    return new SpanResource(name,
-        Attributes.wrap(new String[] {"service.name"}, new Object[] {name}), "", new byte[0]);
   }
 }
