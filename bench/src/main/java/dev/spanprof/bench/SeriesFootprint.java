@@ -11,9 +11,11 @@ import java.util.Arrays;
  * The heap that busy distribution series take: {@code series} series (default 10 000), each
  * recording {@code values} durations per window slice (default 200, spread from 10 µs to 10 s)
  * through every slice of its sliding window, with exemplars, as the service's registry keeps
- * them. Prints the heap used after a full collection, before and after, in total and per
- * series; then what reading every series' views takes, as a scrape of {@code /metrics} reads
- * them (one reader for all, the median of five passes).
+ * them. Measured with the current slice full too, just before the advance that would complete
+ * it: the most a series holds in its cycle (right after an advance its current slice is empty).
+ * Prints the heap used after a full collection, before and after, in total and per series; then
+ * what reading every series' views takes, as a scrape of {@code /metrics} reads them (one reader
+ * for all, the median of five passes).
  *
  * <p>{@code java -cp bench/target/benchmarks.jar dev.spanprof.bench.SeriesFootprint [series] [values]}
  */
@@ -36,9 +38,11 @@ public final class SeriesFootprint {
       busy.fillSlice(registry, series, values, slice, 0);
       registry.advance(0);
     }
+    busy.fillSlice(registry, series, values, SLICES, 0);
 
     long after = usedAfterGc();
-    System.out.printf("%d series x %d values per slice x %d slices: %.1f MB, %.1f KB per series%n",
+    System.out.printf("%d series x %d values per slice, %d slices completed and the current one"
+            + " full: %.1f MB, %.1f KB per series%n",
         registry.size(), values, SLICES, (after - before) / 1e6,
         (after - before) / 1e3 / registry.size());
 
