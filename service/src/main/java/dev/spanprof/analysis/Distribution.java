@@ -9,7 +9,8 @@ import org.HdrHistogram.AbstractHistogram;
 import org.HdrHistogram.Histogram;
 import org.HdrHistogram.HistogramIterationValue;
 import org.HdrHistogram.IntCountsHistogram;
-import org.HdrHistogram.PackedHistogram;
+import org.HdrHistogram.packedarray.IterationValue;
+import org.HdrHistogram.packedarray.PackedLongArray;
 
 /**
  * One distribution series (semantics.md §5): values in nanoseconds, recorded into HdrHistogram
@@ -31,10 +32,11 @@ import org.HdrHistogram.PackedHistogram;
  * and its packed multi-writer form stalls a flip forever in HdrHistogram 2.2.2 when two threads
  * record into it (reproduced in isolation).
  *
- * <p>A busy slice moves to a dense counts array after {@link #DENSE_AFTER_VALUES} values
- * (recording into packed counts walks their index), laid out as HdrHistogram lays out its counts
- * ({@link CountsIndex}), and the next slice starts packed again, so only series busy now pay for
- * the dense form. The counts join the slice's histogram when it completes or is read.
+ * <p>A slice counts its values by HdrHistogram's counts layout ({@link CountsIndex}): while
+ * young in a packed array (HdrHistogram's {@link PackedLongArray}), which stores only the counts
+ * that are not zero, and after {@link #DENSE_AFTER_VALUES} values in a plain one (recording into
+ * packed counts walks their index). The next slice starts packed again, so only series busy now
+ * pay for the dense form. The counts join a histogram when the slice completes or is read.
  *
  * <p><b>Window and memory.</b> {@link #advance} completes the current slice: it is added to the
  * sum of all completed slices (the cumulative view is that sum and the current slice), and kept
@@ -407,14 +409,38 @@ public final class Distribution {
     private static final ThreadLocal<Histogram[]> DENSE_SUMS =
         ThreadLocal.withInitial(() -> new Histogram[COUNTS_INDEXES.length]);
 
+    /**
+     * A slice without values, encoded, per number of significant digits: what an idle series'
+     * window keeps, one array for all of them (the encoding's readers only read it).
+     */
+    private static final byte[][] EMPTY_SLICES = new byte[COUNTS_INDEXES.length][];
+
+    static {
+      for (int digits = 0; digits < EMPTY_SLICES.length; digits++) {
+        EMPTY_SLICES[digits] = encode(new IntCountsHistogram(digits));
+      }
+    }
+
+    /**
+     * About what a young slice's packed array takes besides its storage's longs: the array, its
+     * context and the storage's header.
+     */
+    private static final int YOUNG_COUNTS_OBJECTS_BYTES = 96;
+
     private final int slices;
     private final int significantDigits;
     private final CountsIndex countsIndex;
     /**
-     * The slice being recorded into while it is young; emptied when it moves to counts, and a
-     * fresh one for each slice: a packed array keeps the storage its busiest slice grew to.
+     * The young slice's counts by {@link #countsIndex}, packed; emptied when they move to {@link
+     * #counts}, and a fresh array for each slice: a packed array keeps the storage its busiest
+     * slice grew to. Not a {@code PackedHistogram}: a read then visits the counts that are not
+     * zero, where a histogram's reads look up every index from its lowest value to its highest
+     * (a scrape of busy series spent most of its time there), and a record skips the histogram's
+     * own fields.
      */
-    private PackedHistogram packedSlice;
+    private PackedLongArray youngCounts;
+    /** How many values {@link #youngCounts} holds. */
+    private int youngValues;
     /**
      * The busy slice's counts by {@link #countsIndex}, grown to its highest value; null while the
      * slice is young. A plain array, not a dense HdrHistogram: a record then reads this object
@@ -438,36 +464,40 @@ public final class Distribution {
       this.slices = slices;
       this.significantDigits = significantDigits;
       this.countsIndex = COUNTS_INDEXES[significantDigits];
-      this.packedSlice = new PackedHistogram(significantDigits);
+      this.youngCounts = new PackedLongArray(countsIndex.lengthFor(0));
     }
 
     void record(long value, long expectedIntervalNanos) {
-      if (counts != null) {
-        count(value, 1);
-        // The back-fill of AbstractHistogram.recordValueWithExpectedInterval.
-        for (long missing = value - expectedIntervalNanos;
-            expectedIntervalNanos > 0 && missing >= expectedIntervalNanos;
-            missing -= expectedIntervalNanos) {
-          count(missing, 1);
-        }
-        return;
-      }
-      if (expectedIntervalNanos > 0) {
-        packedSlice.recordValueWithExpectedInterval(value, expectedIntervalNanos);
-      } else {
-        packedSlice.recordValue(value);
-      }
-      if (packedSlice.getTotalCount() >= DENSE_AFTER_VALUES) {
-        counts = NO_COUNTS;
-        for (HistogramIterationValue recorded : packedSlice.recordedValues()) {
-          count(recorded.getValueIteratedTo(), recorded.getCountAtValueIteratedTo());
-        }
-        packedSlice.reset();
+      count(countsIndex.of(value));
+      // The back-fill of AbstractHistogram.recordValueWithExpectedInterval.
+      for (long missing = value - expectedIntervalNanos;
+          expectedIntervalNanos > 0 && missing >= expectedIntervalNanos;
+          missing -= expectedIntervalNanos) {
+        count(countsIndex.of(missing));
       }
     }
 
-    private void count(long value, long count) {
-      int index = countsIndex.of(value);
+    private void count(int index) {
+      if (counts != null) {
+        count(index, 1);
+        return;
+      }
+      if (index >= youngCounts.length()) {
+        // Grown as an auto-resizing histogram grows its range, to the end of the index's bucket.
+        youngCounts.setVirtualLength(countsIndex.lengthFor(index));
+      }
+      youngCounts.increment(index);
+      if (++youngValues >= DENSE_AFTER_VALUES) {
+        counts = NO_COUNTS;
+        for (IterationValue counted : youngCounts.nonZeroValues()) {
+          count(counted.getIndex(), counted.getValue());
+        }
+        youngCounts.clear();
+        youngValues = 0;
+      }
+    }
+
+    private void count(int index, long count) {
       if (index >= counts.length) {
         counts = Arrays.copyOf(counts, countsIndex.lengthFor(index));
       }
@@ -481,17 +511,10 @@ public final class Distribution {
 
     /** Adds the current slice to {@code target}: its packed part and its counts. */
     private void addCurrentTo(AbstractHistogram target) {
-      if (packedSlice.getTotalCount() > 0) {
-        // Bucket by bucket from its lowest value to its highest only, not over its whole range
-        // from 0 as AbstractHistogram.add goes: every read walks the packed index, and most of
-        // the range below a slice's lowest value is empty.
-        int top = countsIndex.of(packedSlice.getMaxValue());
-        for (int index = countsIndex.of(packedSlice.getMinValue()); index <= top; index++) {
-          long value = countsIndex.lowestValueAt(index);
-          long count = packedSlice.getCountAtValue(value);
-          if (count != 0) {
-            target.recordValueWithCount(value, count);
-          }
+      if (youngValues > 0) {
+        for (IterationValue counted : youngCounts.nonZeroValues()) {
+          target.recordValueWithCount(
+              countsIndex.lowestValueAt(counted.getIndex()), counted.getValue());
         }
       }
       if (counts != null) {
@@ -511,8 +534,8 @@ public final class Distribution {
      */
     AbstractHistogram advance() {
       AbstractHistogram sum = null;
-      if (packedSlice.getTotalCount() == 0 && counts == null) {
-        completedSlices.addLast(encode(packedSlice));
+      if (youngValues == 0 && counts == null) {
+        completedSlices.addLast(EMPTY_SLICES[significantDigits]);
       } else {
         AbstractHistogram slice = gathered();
         sum = emptySum();
@@ -522,7 +545,8 @@ public final class Distribution {
         sum.add(slice);
         completed = encode(sum);
         completedSlices.addLast(encode(slice));
-        packedSlice = new PackedHistogram(packedSlice);
+        youngCounts = new PackedLongArray(youngCounts.length());
+        youngValues = 0;
         counts = null;
       }
       while (completedSlices.size() > slices - 1) {
@@ -583,11 +607,13 @@ public final class Distribution {
     }
 
     long footprintBytes() {
-      long bytes = packedSlice.getEstimatedFootprintInBytes()
+      long bytes = YOUNG_COUNTS_OBJECTS_BYTES + 8L * youngCounts.getPhysicalLength()
           + (counts == null ? 0 : 16 + 4L * counts.length)
           + (completed == null ? 0 : completed.length);
       for (byte[] slice : completedSlices) {
-        bytes += slice.length;
+        if (slice != EMPTY_SLICES[significantDigits]) {
+          bytes += slice.length;
+        }
       }
       return bytes;
     }
