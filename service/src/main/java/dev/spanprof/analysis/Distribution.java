@@ -9,8 +9,6 @@ import org.HdrHistogram.AbstractHistogram;
 import org.HdrHistogram.Histogram;
 import org.HdrHistogram.HistogramIterationValue;
 import org.HdrHistogram.IntCountsHistogram;
-import org.HdrHistogram.packedarray.IterationValue;
-import org.HdrHistogram.packedarray.PackedLongArray;
 
 /**
  * One distribution series (semantics.md §5): values in nanoseconds, recorded into HdrHistogram
@@ -20,9 +18,9 @@ import org.HdrHistogram.packedarray.PackedLongArray;
  * <p><b>Why nanoseconds.</b> Span times are nanoseconds in OTLP and everywhere else in spanprof,
  * so nothing is converted or truncated on the way in. HdrHistogram's cost depends on the
  * relative precision, not the unit: an auto-resizing histogram covers 1 ns to hours (and beyond)
- * at the same 1 %, and the packed form only stores the buckets that hold values — a series seen a
- * thousand times costs about 700 bytes, an idle one about 320, where a dense 3-digit histogram
- * over 1 µs to 1 h costs about 270 KB.
+ * at the same 1 %, and the sparse and encoded forms only store the buckets that hold values — a
+ * series seen a thousand times costs about 700 bytes, an idle one about 320, where a dense
+ * 3-digit histogram over 1 µs to 1 h costs about 270 KB.
  *
  * <p><b>Hot path.</b> {@link #record} writes into the current window slice, writers and readers
  * of one series taking turns on its lock (there is no global lock; a reader holds it for one
@@ -33,10 +31,10 @@ import org.HdrHistogram.packedarray.PackedLongArray;
  * record into it (reproduced in isolation).
  *
  * <p>A slice counts its values by HdrHistogram's counts layout ({@link CountsIndex}): while
- * young in a packed array (HdrHistogram's {@link PackedLongArray}), which stores only the counts
- * that are not zero, and after {@link #DENSE_AFTER_VALUES} values in a plain one (recording into
- * packed counts walks their index). The next slice starts packed again, so only series busy now
- * pay for the dense form. The counts join a histogram when the slice completes or is read.
+ * young only at the indexes that hold a count ({@link SortedCounts}), and after {@link
+ * #DENSE_AFTER_VALUES} values in a plain array over its range (finding an index among many is a
+ * search). The next slice starts sparse again, so only series busy now pay for the dense form.
+ * The counts join a histogram when the slice completes or is read.
  *
  * <p><b>Window and memory.</b> {@link #advance} completes the current slice: it is added to the
  * sum of all completed slices (the cumulative view is that sum and the current slice), and kept
@@ -53,12 +51,12 @@ import org.HdrHistogram.packedarray.PackedLongArray;
 public final class Distribution {
 
   /**
-   * How many values a window slice takes in packed form before it moves to dense counts.
-   * Recording into a packed histogram walks its index (about 22 ns a value, a few ns dense);
-   * dense counts cost about 9 KB over three decades of values. Only a slice this busy pays
-   * that, and only until it completes, so the dense slices alive at once are bounded by the
-   * values recorded per slice: at most 3 × 100k spans/s × 10 s / 2048, about 1 500 (14 MB), at
-   * 100k spans/s.
+   * How many values a window slice takes in sparse form before it moves to dense counts.
+   * Recording into sparse counts searches their indexes, and a new index moves the ones above
+   * it; dense counts take one array access, but cost about 9 KB over three decades of values.
+   * Only a slice this busy pays that, and only until it completes, so the dense slices alive at
+   * once are bounded by the values recorded per slice: at most 3 × 100k spans/s × 10 s / 2048,
+   * about 1 500 (14 MB), at 100k spans/s.
    */
   static final int DENSE_AFTER_VALUES = 2048;
 
@@ -368,7 +366,7 @@ public final class Distribution {
     return values;
   }
 
-  /** Bytes the histograms of this series take now (HdrHistogram's estimates, encodings' lengths). */
+  /** About the bytes the counts of this series take now: its live arrays and its encodings. */
   public long footprintBytes() {
     synchronized (lock) {
       return raw.footprintBytes() + (corrected == null ? 0 : corrected.footprintBytes());
@@ -421,24 +419,16 @@ public final class Distribution {
       }
     }
 
-    /**
-     * About what a young slice's packed array takes besides its storage's longs: the array, its
-     * context and the storage's header.
-     */
-    private static final int YOUNG_COUNTS_OBJECTS_BYTES = 96;
-
     private final int slices;
     private final int significantDigits;
     private final CountsIndex countsIndex;
     /**
-     * The young slice's counts by {@link #countsIndex}, packed; emptied when they move to {@link
-     * #counts}, and a fresh array for each slice: a packed array keeps the storage its busiest
-     * slice grew to. Not a {@code PackedHistogram}: a read then visits the counts that are not
-     * zero, where a histogram's reads look up every index from its lowest value to its highest
-     * (a scrape of busy series spent most of its time there), and a record skips the histogram's
-     * own fields.
+     * The young slice's counts by {@link #countsIndex}; emptied when they move to {@link #counts}
+     * and when the slice completes. Neither a packed histogram nor a packed array: a histogram's
+     * read looks up every index from its lowest value to its highest, and a packed array's walks
+     * its tree for each count (a scrape of busy series spent most of its time in either).
      */
-    private PackedLongArray youngCounts;
+    private final SortedCounts youngCounts = new SortedCounts();
     /** How many values {@link #youngCounts} holds. */
     private int youngValues;
     /**
@@ -464,7 +454,6 @@ public final class Distribution {
       this.slices = slices;
       this.significantDigits = significantDigits;
       this.countsIndex = COUNTS_INDEXES[significantDigits];
-      this.youngCounts = new PackedLongArray(countsIndex.lengthFor(0));
     }
 
     void record(long value, long expectedIntervalNanos) {
@@ -482,15 +471,11 @@ public final class Distribution {
         count(index, 1);
         return;
       }
-      if (index >= youngCounts.length()) {
-        // Grown as an auto-resizing histogram grows its range, to the end of the index's bucket.
-        youngCounts.setVirtualLength(countsIndex.lengthFor(index));
-      }
       youngCounts.increment(index);
       if (++youngValues >= DENSE_AFTER_VALUES) {
         counts = NO_COUNTS;
-        for (IterationValue counted : youngCounts.nonZeroValues()) {
-          count(counted.getIndex(), counted.getValue());
+        for (int i = 0; i < youngCounts.size(); i++) {
+          count(youngCounts.indexAt(i), youngCounts.countAt(i));
         }
         youngCounts.clear();
         youngValues = 0;
@@ -509,13 +494,11 @@ public final class Distribution {
       counts[index] = (int) sum;
     }
 
-    /** Adds the current slice to {@code target}: its packed part and its counts. */
+    /** Adds the current slice to {@code target}: its sparse counts and its dense ones. */
     private void addCurrentTo(AbstractHistogram target) {
-      if (youngValues > 0) {
-        for (IterationValue counted : youngCounts.nonZeroValues()) {
-          target.recordValueWithCount(
-              countsIndex.lowestValueAt(counted.getIndex()), counted.getValue());
-        }
+      for (int i = 0; i < youngCounts.size(); i++) {
+        target.recordValueWithCount(
+            countsIndex.lowestValueAt(youngCounts.indexAt(i)), youngCounts.countAt(i));
       }
       if (counts != null) {
         for (int index = 0; index < counts.length; index++) {
@@ -545,7 +528,7 @@ public final class Distribution {
         sum.add(slice);
         completed = encode(sum);
         completedSlices.addLast(encode(slice));
-        youngCounts = new PackedLongArray(youngCounts.length());
+        youngCounts.clear();
         youngValues = 0;
         counts = null;
       }
@@ -556,9 +539,8 @@ public final class Distribution {
     }
 
     /**
-     * The current slice, packed part and counts, gathered in the thread's dense histogram. Adding
-     * and encoding read a histogram bucket by bucket; in packed form every read walks the packed
-     * index.
+     * The current slice, sparse and dense counts, gathered in the thread's dense histogram: adding
+     * and encoding read a histogram bucket by bucket.
      */
     private AbstractHistogram gathered() {
       IntCountsHistogram[] dense = DENSE_SLICES.get();
@@ -595,7 +577,7 @@ public final class Distribution {
     void addTo(Histogram cumulative, Histogram window) {
       cumulative.reset();
       window.reset();
-      // The current slice once, packed index walked once, then copied dense to dense.
+      // The current slice gathered once, then copied dense to dense.
       addCurrentTo(window);
       cumulative.add(window);
       if (completed != null) {
@@ -607,7 +589,7 @@ public final class Distribution {
     }
 
     long footprintBytes() {
-      long bytes = YOUNG_COUNTS_OBJECTS_BYTES + 8L * youngCounts.getPhysicalLength()
+      long bytes = youngCounts.footprintBytes()
           + (counts == null ? 0 : 16 + 4L * counts.length)
           + (completed == null ? 0 : completed.length);
       for (byte[] slice : completedSlices) {
