@@ -14,6 +14,7 @@ import java.util.Base64;
 import java.util.List;
 import java.util.Random;
 import java.util.function.LongSupplier;
+import java.util.stream.IntStream;
 import org.HdrHistogram.AbstractHistogram;
 import org.HdrHistogram.Histogram;
 import org.HdrHistogram.PackedHistogram;
@@ -425,6 +426,32 @@ class DistributionTest {
     assertThat(distribution.snapshot().exemplars())
         .extracting(exemplar -> exemplar == null ? null : exemplar.spanId())
         .containsExactly(1L, 2L, 3L, 4L);
+  }
+
+  @Test
+  void exemplars_eachValueLandsInTheFirstBucketNotBelowIt_forEveryNumberOfBuckets() {
+    TraceId trace = new TraceId(1, 2);
+    for (int bucketCount = 0; bucketCount <= 17; bucketCount++) {
+      long[] boundaries = new long[bucketCount];
+      for (int i = 0; i < bucketCount; i++) {
+        boundaries[i] = (i + 1) * 1_000L;
+      }
+      for (long value = 0; value <= (bucketCount + 1) * 1_000L; value += 250) {
+        for (long nearby = Math.max(0, value - 1); nearby <= value + 1; nearby++) {
+          Distribution distribution = new Distribution(2, 6, boundaries, 0, 0);
+          distribution.record(nearby, trace, 1, 0, 0);
+
+          int expected = 0;
+          while (expected < bucketCount && boundaries[expected] < nearby) {
+            expected++;
+          }
+          List<Distribution.Exemplar> exemplars = distribution.snapshot().exemplars();
+          assertThat(IntStream.range(0, exemplars.size()).filter(i -> exemplars.get(i) != null))
+              .as("the bucket of %d among %d bounds", nearby, bucketCount)
+              .containsExactly(expected);
+        }
+      }
+    }
   }
 
   @Test
