@@ -114,7 +114,7 @@ public class EndToEndBenchmark {
     private TraceProfile profile;
 
     @Override
-    public void accept(CompletedTrace trace, TraceProfile traceProfile) {
+    public void accept(CompletedTrace trace, TraceProfile traceProfile, long nowNanos) {
       profile = traceProfile;
     }
   }

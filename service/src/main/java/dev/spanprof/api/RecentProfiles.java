@@ -32,7 +32,7 @@ public final class RecentProfiles implements ProfileConsumer {
   }
 
   @Override
-  public void accept(CompletedTrace trace, TraceProfile profile) {
+  public void accept(CompletedTrace trace, TraceProfile profile, long nowNanos) {
     TraceProfile withoutSegments = profile.withoutSegments();
     synchronized (this) {
       int slot = (int) (kept++ % profiles.length);

@@ -96,7 +96,7 @@ public final class Forwarder implements ProfileConsumer, AcceptedSpansConsumer {
 
   /** Enriched mode: every span of the analysed trace, with its attributes added. */
   @Override
-  public void accept(CompletedTrace trace, TraceProfile profile) {
+  public void accept(CompletedTrace trace, TraceProfile profile, long nowNanos) {
     if (enabled && mode == Mode.ENRICHED) {
       enqueue(enricher.enrich(trace, profile));
     }

@@ -47,7 +47,7 @@ final class AnalysisMeters implements ProfileConsumer {
   }
 
   @Override
-  public void accept(CompletedTrace trace, TraceProfile profile) {
+  public void accept(CompletedTrace trace, TraceProfile profile, long nowNanos) {
     traceSpans.record(trace.spanCount());
     // Summed per operation first: one lookup and one increment of three counters per operation
     // of the trace, not per span.

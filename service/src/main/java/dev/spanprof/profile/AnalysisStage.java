@@ -3,6 +3,7 @@ package dev.spanprof.profile;
 import dev.spanprof.analysis.TraceAnalyzer;
 import dev.spanprof.analysis.TraceProfile;
 import dev.spanprof.assembly.CompletedTrace;
+import dev.spanprof.assembly.TimeSource;
 import dev.spanprof.assembly.TraceSink;
 import jakarta.inject.Singleton;
 import java.util.List;
@@ -13,17 +14,20 @@ final class AnalysisStage implements TraceSink {
 
   private final TraceAnalyzer analyzer;
   private final List<ProfileConsumer> consumers;
+  private final TimeSource time;
 
-  AnalysisStage(TraceAnalyzer analyzer, List<ProfileConsumer> consumers) {
+  AnalysisStage(TraceAnalyzer analyzer, List<ProfileConsumer> consumers, TimeSource time) {
     this.analyzer = analyzer;
     this.consumers = List.copyOf(consumers);
+    this.time = time;
   }
 
   @Override
   public void accept(CompletedTrace trace) {
     TraceProfile profile = analyzer.analyze(trace.traceId(), trace.spans());
+    long nowNanos = time.nanoTime();
     for (ProfileConsumer consumer : consumers) {
-      consumer.accept(trace, profile);
+      consumer.accept(trace, profile, nowNanos);
     }
   }
 

@@ -18,6 +18,7 @@ import jakarta.annotation.PreDestroy;
 import jakarta.inject.Singleton;
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
@@ -75,6 +76,13 @@ public final class DistributionService implements ProfileConsumer {
   private final int maxSeries;
   private final int significantDigits;
   private final Periodic advancer;
+  /**
+   * The wall clock's epoch nanoseconds minus {@link #time}'s reading, taken at start and at each
+   * window advance: an exemplar's timestamp is its trace's time on {@link #time} plus this, so a
+   * trace costs no wall-clock read. Both clocks are slewed alike; a step of the wall clock shows
+   * from the next advance.
+   */
+  private volatile long epochOffsetNanos;
 
   DistributionService(HistogramConfiguration histograms, MetricsConfiguration metrics,
       TimeSource time, Clock clock) {
@@ -96,9 +104,18 @@ public final class DistributionService implements ProfileConsumer {
     this.operationLabels = concat(OPERATION_LABELS, dimensionLabels);
     histograms.getExpectedInterval().forEach((operation, interval) ->
         expectedIntervalNanos.put(operation, interval.toNanos()));
+    syncEpochOffset();
     this.advancer = Periodic.start("spanprof-distributions",
-        histograms.getWindow().dividedBy(HistogramConfiguration.WINDOW_SLICES),
-        () -> registry.advance(time.nanoTime()));
+        histograms.getWindow().dividedBy(HistogramConfiguration.WINDOW_SLICES), () -> {
+          registry.advance(time.nanoTime());
+          syncEpochOffset();
+        });
+  }
+
+  private void syncEpochOffset() {
+    Instant wall = clock.instant();
+    // Wraps when the monotonic reading is far from 0; adding a reading wraps back.
+    epochOffsetNanos = wall.getEpochSecond() * 1_000_000_000L + wall.getNano() - time.nanoTime();
   }
 
   private static long[] bucketNanos(HistogramConfiguration histograms) {
@@ -106,9 +123,8 @@ public final class DistributionService implements ProfileConsumer {
   }
 
   @Override
-  public void accept(CompletedTrace trace, TraceProfile profile) {
-    long now = time.nanoTime();
-    long epochMillis = clock.millis();
+  public void accept(CompletedTrace trace, TraceProfile profile, long nowNanos) {
+    long epochMillis = (nowNanos + epochOffsetNanos) / 1_000_000;
     List<SpanRecord> spans = trace.spans();
     StampedSlots<SpanSeries> traceSeries = traceSeries(profile.distinctOperations().size());
     SpanSeries rootSeries = null;
@@ -117,13 +133,13 @@ public final class DistributionService implements ProfileConsumer {
       SpanProfile result = profile.spans().get(i);
       SpanSeries series;
       if (traceSeries == null) {
-        series = spanSeries(span, now);
+        series = spanSeries(span, nowNanos);
       } else {
         int slot = (result.operation() * KINDS + span.kind().ordinal()) * STATUSES
             + span.status().ordinal();
         series = traceSeries.get(slot);
         if (series == null) {
-          series = spanSeries(span, now);
+          series = spanSeries(span, nowNanos);
           if (series.remembered()) {
             traceSeries.set(slot, series);
           }
@@ -131,16 +147,16 @@ public final class DistributionService implements ProfileConsumer {
       }
       Distribution.recordEach(series.duration(), span.durationNanos(), series.selfTime(),
           result.selfTimeNs(), series.criticalPath(), result.criticalPathNs(), trace.traceId(),
-          span.spanId(), now, epochMillis);
+          span.spanId(), nowNanos, epochMillis);
       if (i == profile.primaryRoot()) {
         rootSeries = series;
       }
     }
     if (rootSeries != null) {
       SpanRecord root = spans.get(profile.primaryRoot());
-      RootSeries series = rootSeries(rootSeries, root, now);
-      series.ttx().record(profile.ttxNs(), trace.traceId(), root.spanId(), now, epochMillis);
-      series.ttc().record(profile.ttcNs(), trace.traceId(), root.spanId(), now, epochMillis);
+      RootSeries series = rootSeries(rootSeries, root, nowNanos);
+      series.ttx().record(profile.ttxNs(), trace.traceId(), root.spanId(), nowNanos, epochMillis);
+      series.ttc().record(profile.ttcNs(), trace.traceId(), root.spanId(), nowNanos, epochMillis);
     }
   }
 

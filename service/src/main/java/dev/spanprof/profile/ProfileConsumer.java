@@ -10,7 +10,13 @@ import dev.spanprof.assembly.CompletedTrace;
  */
 public interface ProfileConsumer {
 
-  void accept(CompletedTrace trace, TraceProfile profile);
+  /**
+   * @param nowNanos when the stage took the trace, on the service's {@link
+   *     dev.spanprof.assembly.TimeSource}: one reading per trace for every consumer, since a
+   *     clock read costs about 27 ns under KVM and waits for the memory reads before it
+   *     (BENCHMARKS.md, forty-sixth stop)
+   */
+  void accept(CompletedTrace trace, TraceProfile profile, long nowNanos);
 
   /**
    * Whether this consumer can take a trace of {@code traceSpans} now, besides the

@@ -39,8 +39,8 @@ public final class RankingService implements ProfileConsumer {
   }
 
   @Override
-  public void accept(CompletedTrace trace, TraceProfile profile) {
-    ranking.add(trace.spans(), profile, time.nanoTime());
+  public void accept(CompletedTrace trace, TraceProfile profile, long nowNanos) {
+    ranking.add(trace.spans(), profile, nowNanos);
   }
 
   /** The most recently computed ranking. */

@@ -80,7 +80,7 @@ class RecentProfilesTest {
   /** Hands {@code recent} an analysis of {@code id} with {@code spanCount} spans. */
   private static void keep(RecentProfiles recent, TraceId id, int spanCount) {
     recent.accept(
-        new CompletedTrace(id, List.of(), Completion.TIMEOUT, false), profile(id, spanCount));
+        new CompletedTrace(id, List.of(), Completion.TIMEOUT, false), profile(id, spanCount), 0);
   }
 
   private static TraceProfile profile(TraceId id, int spanCount) {

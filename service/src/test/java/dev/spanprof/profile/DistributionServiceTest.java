@@ -22,8 +22,11 @@ import dev.spanprof.golden.GoldenCases;
 import dev.spanprof.ingest.OtlpTestSpans;
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
 import java.util.Set;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.AfterEach;
@@ -53,7 +56,7 @@ class DistributionServiceTest {
     service = new DistributionService(new HistogramConfiguration(), metrics, new ManualTimeSource(),
         Clock.systemUTC());
 
-    service.accept(FANOUT_TRACE, FANOUT_PROFILE);
+    service.accept(FANOUT_TRACE, FANOUT_PROFILE, 0);
 
     Set<SeriesKey> keys = service.registry().all().keySet();
     assertThat(keys).contains(new SeriesKey(Kind.DURATION,
@@ -79,12 +82,12 @@ class DistributionServiceTest {
     SeriesKey dbDuration = new SeriesKey(Kind.DURATION,
         List.of("service_name", "span_name", "span_kind", "status_code"),
         List.of("gateway", "db", "SPAN_KIND_CLIENT", "STATUS_CODE_UNSET"));
-    service.accept(FANOUT_TRACE, FANOUT_PROFILE);
+    service.accept(FANOUT_TRACE, FANOUT_PROFILE, time.nanoTime());
     time.advance(Duration.ofMinutes(2));
     service.registry().advance(time.nanoTime());
     assertThat(service.registry().get(dbDuration)).isNull();
 
-    service.accept(FANOUT_TRACE, FANOUT_PROFILE);
+    service.accept(FANOUT_TRACE, FANOUT_PROFILE, time.nanoTime());
 
     assertThat(service.registry().get(dbDuration)).isNotNull();
     assertThat(service.registry().get(dbDuration).snapshot().cumulative().getTotalCount()).isEqualTo(1);
@@ -92,6 +95,29 @@ class DistributionServiceTest {
     service.registry().get(dbDuration).flush();
     SpanRecord db = FANOUT.stream().filter(span -> span.name().equals("db")).findFirst().orElseThrow();
     assertThat(service.durationPercentile(db, db.durationNanos())).isEqualTo(100);
+  }
+
+  /**
+   * An exemplar is stamped with its trace's time on the service's clock, placed on the wall
+   * clock by the offset between them taken at start: a trace reads neither clock.
+   */
+  @Test
+  void exemplars_areStampedWithTheTracesTimeOnTheWallClock() {
+    ManualTimeSource time = new ManualTimeSource();
+    time.advance(Duration.ofSeconds(7));
+    Instant wall = Instant.parse("2026-11-26T01:00:00.250Z");
+    service = new DistributionService(new HistogramConfiguration(), new MetricsConfiguration(),
+        time, Clock.fixed(wall, ZoneOffset.UTC));
+
+    service.accept(FANOUT_TRACE, FANOUT_PROFILE, time.nanoTime() + Duration.ofMillis(1_500).toNanos());
+
+    List<Distribution.Exemplar> exemplars = service.registry().all().values().stream()
+        .flatMap(series -> series.snapshot().exemplars().stream())
+        .filter(Objects::nonNull)
+        .toList();
+    assertThat(exemplars).isNotEmpty()
+        .allSatisfy(exemplar -> assertThat(exemplar.epochMillis())
+            .isEqualTo(wall.toEpochMilli() + 1_500));
   }
 
   /**
@@ -108,15 +134,15 @@ class DistributionServiceTest {
     CompletedTrace rootedAtP = trace(span(2, 1, 0, "p"), span(2, 2, 1, "r"));
     SeriesKey rTtx = new SeriesKey(Kind.TRACE_TTX, List.of("service_name", "span_name"),
         List.of(TestSpans.RESOURCE.serviceName(), "r"));
-    service.accept(rootedAtR, analyzer.analyze(rootedAtR.traceId(), rootedAtR.spans()));
+    service.accept(rootedAtR, analyzer.analyze(rootedAtR.traceId(), rootedAtR.spans()), time.nanoTime());
     Distribution first = service.registry().get(rTtx);
     time.advance(Duration.ofMinutes(2));
-    service.accept(rootedAtP, analyzer.analyze(rootedAtP.traceId(), rootedAtP.spans()));
+    service.accept(rootedAtP, analyzer.analyze(rootedAtP.traceId(), rootedAtP.spans()), time.nanoTime());
     service.registry().advance(time.nanoTime());
     assertThat(service.registry().get(rTtx)).isNull();
     assertThat(durations(service, "r", "SPAN_KIND_INTERNAL", "STATUS_CODE_UNSET")).isEqualTo(2);
 
-    service.accept(rootedAtR, analyzer.analyze(rootedAtR.traceId(), rootedAtR.spans()));
+    service.accept(rootedAtR, analyzer.analyze(rootedAtR.traceId(), rootedAtR.spans()), time.nanoTime());
 
     Distribution renewed = service.registry().get(rTtx);
     assertThat(renewed).isNotNull().isNotSameAs(first);
@@ -163,7 +189,7 @@ class DistributionServiceTest {
       for (SpanRecord span : spans) {
         CompletedTrace trace = new CompletedTrace(span.traceId(), List.of(span), Completion.TIMEOUT,
             false);
-        service.accept(trace, analyzer.analyze(trace.traceId(), trace.spans()));
+        service.accept(trace, analyzer.analyze(trace.traceId(), trace.spans()), 0);
       }
     }
     service.registry().all().values().forEach(Distribution::flush);
@@ -188,9 +214,9 @@ class DistributionServiceTest {
     service = new DistributionService(new HistogramConfiguration(), metrics, new ManualTimeSource(),
         Clock.systemUTC());
 
-    service.accept(FANOUT_TRACE, FANOUT_PROFILE);
+    service.accept(FANOUT_TRACE, FANOUT_PROFILE, 0);
     long once = overflowSamples(service.registry());
-    service.accept(FANOUT_TRACE, FANOUT_PROFILE);
+    service.accept(FANOUT_TRACE, FANOUT_PROFILE, 0);
 
     assertThat(once).isPositive();
     assertThat(overflowSamples(service.registry())).isEqualTo(2 * once);
@@ -223,8 +249,8 @@ class DistributionServiceTest {
     service = new DistributionService(new HistogramConfiguration(), new MetricsConfiguration(),
         new ManualTimeSource(), Clock.systemUTC());
 
-    service.accept(trace, profile);
-    service.accept(trace, profile);
+    service.accept(trace, profile, 0);
+    service.accept(trace, profile, 0);
 
     assertThat(durations(service, "x", "SPAN_KIND_CLIENT", "STATUS_CODE_UNSET")).isEqualTo(6);
     assertThat(durations(service, "x", "SPAN_KIND_CLIENT", "STATUS_CODE_ERROR")).isEqualTo(4);
@@ -238,8 +264,8 @@ class DistributionServiceTest {
     DistributionService limited = new DistributionService(new HistogramConfiguration(), three,
         new ManualTimeSource(), Clock.systemUTC());
     try {
-      limited.accept(trace, profile);
-      limited.accept(trace, profile);
+      limited.accept(trace, profile, 0);
+      limited.accept(trace, profile, 0);
 
       assertThat(overflowSamples(limited.registry())).isEqualTo(2 * (3 * kinds.length + 2));
     } finally {

@@ -24,7 +24,7 @@ public final class RecordingProfiles implements ProfileConsumer {
   private final Map<TraceId, TraceProfile> profiles = new HashMap<>();
 
   @Override
-  public synchronized void accept(CompletedTrace trace, TraceProfile profile) {
+  public synchronized void accept(CompletedTrace trace, TraceProfile profile, long nowNanos) {
     profiles.put(trace.traceId(), profile);
     notifyAll();
   }
