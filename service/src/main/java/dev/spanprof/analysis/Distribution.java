@@ -68,7 +68,6 @@ public final class Distribution {
   private final long expectedIntervalNanos;
   /** Shared by the registry's series, and never changed: it stays in cache for all of them. */
   private final long[] boundariesNanos;
-  private volatile long lastRecordNanos;
   /** Set once the registry has removed this series: a holder of it should look it up again. */
   private volatile boolean retired;
   /**
@@ -83,6 +82,12 @@ public final class Distribution {
   private final Object lock;
   private final Views raw;
   private final Views corrected; // null when the series does not correct
+  /**
+   * When this series last recorded. Under the lock, not volatile: a volatile write is a full
+   * fence on x86, which each series a trace touched paid once per trace; its one reader, the
+   * registry's expiry check at a window advance, takes the lock.
+   */
+  private long lastRecordNanos;
   private double sumNanos;
   private boolean recordedSinceFlush;
   /** Per export bucket (the last for +Inf), the sampled value, or null. */
@@ -141,9 +146,8 @@ public final class Distribution {
    */
   public void record(long valueNanos, TraceId traceId, long spanId, long nowNanos, long epochMillis) {
     synchronized (lock) {
-      recordHeld(valueNanos, traceId, spanId, epochMillis);
+      recordHeld(valueNanos, traceId, spanId, nowNanos, epochMillis);
     }
-    recordedAt(nowNanos);
   }
 
   /**
@@ -164,17 +168,16 @@ public final class Distribution {
       return;
     }
     synchronized (lock) {
-      first.recordHeld(firstNanos, traceId, spanId, epochMillis);
-      second.recordHeld(secondNanos, traceId, spanId, epochMillis);
-      third.recordHeld(thirdNanos, traceId, spanId, epochMillis);
+      first.recordHeld(firstNanos, traceId, spanId, nowNanos, epochMillis);
+      second.recordHeld(secondNanos, traceId, spanId, nowNanos, epochMillis);
+      third.recordHeld(thirdNanos, traceId, spanId, nowNanos, epochMillis);
     }
-    first.recordedAt(nowNanos);
-    second.recordedAt(nowNanos);
-    third.recordedAt(nowNanos);
   }
 
   /** {@link #record}'s work under the lock, which the caller holds. */
-  private void recordHeld(long valueNanos, TraceId traceId, long spanId, long epochMillis) {
+  private void recordHeld(long valueNanos, TraceId traceId, long spanId, long nowNanos,
+      long epochMillis) {
+    lastRecordNanos = nowNanos;
     long value = Math.max(0, valueNanos);
     raw.record(value, 0);
     if (corrected != null) {
@@ -215,17 +218,11 @@ public final class Distribution {
     return bounds[base] < valueNanos ? base + 1 : base;
   }
 
-  private void recordedAt(long nowNanos) {
-    // A volatile write is a full fence on x86, and the spans of one trace all pass the same
-    // time: most writes would change nothing.
-    if (lastRecordNanos != nowNanos) {
-      lastRecordNanos = nowNanos;
-    }
-  }
-
   /** When this series last recorded, on the monotonic clock passed to {@link #record}. */
   public long lastRecordNanos() {
-    return lastRecordNanos;
+    synchronized (lock) {
+      return lastRecordNanos;
+    }
   }
 
   /** Whether the registry has removed this series (idle past its expiry). */
