@@ -23,7 +23,7 @@ start_spanprof_and_sink "" -XX:+UseParallelGC -Dspanprof.ingest.span-store-size=
     sleep 15
   done ) &
 scraper=$!
-trap 'kill $scraper $service $sink 2>/dev/null || true' EXIT
+trap 'kill $scraper $service $sink 2>/dev/null || true; wait $service $sink 2>/dev/null || true' EXIT
 java -cp "$jar" dev.spanprof.bench.LoadGenerator --target=localhost:4317 --streams=4 \
     --duration=60s --warmup="${warmup}s" --compare | tee /tmp/spanprof-e2e-generator.out
 kill "$scraper"

@@ -2,8 +2,9 @@
 # port 4320 (with NEXT_HOP=undecoded, one that drops each request unparsed) and spanprof
 # forwarding to it, both run through PIN (a command prefix such as "taskset -c 0", or empty),
 # spanprof with the JVM options given after it and a heap of $spanprof_heap_mb, from
-# $SPANPROF_JAR (default: this checkout's build). Sets $sink and $service, kills both when the
-# script exits, and returns once spanprof is ready, having said which gzip it forwards through.
+# $SPANPROF_JAR (default: this checkout's build). Sets $sink and $service, stops both when the
+# script exits (and waits for them), and returns once spanprof is ready, having said which gzip it
+# forwards through.
 spanprof_heap_mb=1536
 start_spanprof_and_sink() {
   local pin=$1 sink_flags
@@ -21,7 +22,9 @@ start_spanprof_and_sink() {
   $pin java -Xmx"$spanprof_heap_mb"m "$@" -Dspanprof.export.endpoint=http://localhost:4320 \
       -jar "${SPANPROF_JAR:-service/target/spanprof-all.jar}" > /tmp/spanprof-service.log 2>&1 &
   service=$!
-  trap 'kill $service $sink 2>/dev/null || true' EXIT
+  # Waits for both to end: a script run right after this one would otherwise find spanprof,
+  # still shutting down, on its ports ("Address already in use").
+  trap 'kill $service $sink 2>/dev/null || true; wait $service $sink 2>/dev/null || true' EXIT
   until curl -sf localhost:9464/health/readiness > /dev/null; do
     kill -0 "$service" 2> /dev/null || { echo "spanprof did not start: /tmp/spanprof-service.log" >&2; exit 1; }
     sleep 0.3
