@@ -1,5 +1,6 @@
 #!/bin/bash
-# Where the machine's CPU goes in the steady state, by process and by spanprof's thread groups: the
+# Where the machine's CPU goes in the steady state, by process and by spanprof's thread groups,
+# also as µs of one core per span spanprof accepted: the
 # decode-only sink as next hop, spanprof, and the load generator flat out; CPU time read from
 # /proc over a 40 s window after the warm-up (WARMUP seconds, default 30; 150 reaches the steady
 # state of a 512 MB span store). Run from the repository root after
@@ -33,9 +34,18 @@ sleep $((warmup + 3)) && snapshot > /tmp/spanprof-cpu.0
 sleep 40 && snapshot > /tmp/spanprof-cpu.1
 wait "$generator"
 cat /tmp/spanprof-generator.out
-python3 - "$service" "$sink" "$generator" <<'PY'
+# spanprof's accepted spans/s over the run, from the generator's report, and the machine's cores:
+# a share of the machine per span accepted is the cost a change is judged by (BENCHMARKS.md).
+rate=$(sed -n 's/.*accepted [0-9]* spans (\([0-9]*\) spans\/s).*/\1/p' /tmp/spanprof-generator.out | tail -1)
+python3 - "$service" "$sink" "$generator" "${rate:-0}" "$(nproc)" <<'PY'
 import collections, re, sys
-service, sink, generator = sys.argv[1:]
+service, sink, generator, rate, cores = sys.argv[1:]
+rate, cores = int(rate), int(cores)
+
+def per_span(share):
+    """Microseconds of one core per accepted span, for a share (percent) of the machine."""
+    return '  %5.2f µs per accepted span' % (share / 100 * cores * 1e6 / rate) if rate else ''
+
 names = {service: 'spanprof', sink: 'sink', generator: 'generator'}
 def load(path):
     ticks = collections.Counter()
@@ -49,10 +59,12 @@ machine = used.pop(('machine', 'all'))
 groups = sorted(((v, k[1]) for k, v in used.items() if k[0] == service and k[1] != '=process'),
                 reverse=True)
 for pid in (service, sink, generator):
-    print('%-9s %5.1f %% of the machine' % (names[pid], 100 * used[(pid, '=process')] / machine))
+    share = 100 * used[(pid, '=process')] / machine
+    print('%-9s %5.1f %% of the machine%s' % (names[pid], share, per_span(share)))
     if pid == service:
         for value, name in groups[:12]:
-            print('    %5.1f %%  %s' % (100 * value / machine, name))
+            share = 100 * value / machine
+            print('    %5.1f %%  %-15s%s' % (share, name, per_span(share)))
 print('the rest  %5.1f %% (idle, other processes)'
       % (100 - 100 * sum(used[(pid, '=process')] for pid in names) / machine))
 PY
