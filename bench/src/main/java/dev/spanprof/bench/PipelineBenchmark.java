@@ -1,5 +1,6 @@
 package dev.spanprof.bench;
 
+import dev.spanprof.analysis.SpanMapping;
 import dev.spanprof.analysis.SpanRecord;
 import dev.spanprof.assembly.CompletedTrace;
 import dev.spanprof.assembly.Completion;
@@ -24,7 +25,9 @@ import org.openjdk.jmh.annotations.TearDown;
 /**
  * Everything after decode and before re-encode, as the service wires it: the analysis stage
  * (analysis, counters, distributions, ranking, pools, recent profiles) on 20-span traces, from
- * the real application context with forwarding off. Reported per span.
+ * the real application context with forwarding off. Reported per span. The spans are mapped at
+ * ingest by the context's mapping, as the service's ingest maps them (their resource ids, pools
+ * and states): {@code DecodeBenchmark.parseAndMap} counts that.
  *
  * <p>The benchmark cycles through the same traces, so a span's attribute list, decoded from its
  * bytes when the analysis first asks, is decoded in the first pass only; the ingest figures count
@@ -55,11 +58,14 @@ public class PipelineBenchmark {
   public void setUp() {
     context = ApplicationContext.run(Map.of("spanprof.management.port", 0, "micronaut.server.port", -1));
     sink = context.getBean(TraceSink.class);
+    // Mapped at ingest by the service's mapping, as its ingest maps them.
+    SpanMapping mapping = context.getBean(SpanMapping.class);
     // Whole traces cut from requests of 25, as the service gets them: the spans of one request
     // share their resource (the load generator's 512 spans per request would leave a part trace).
     Workload workload = new Workload(SPANS_PER_TRACE, 25 * SPANS_PER_TRACE);
     for (long request = 0; traces.size() < distinctTraces; request++) {
-      List<SpanRecord> spans = BenchSpans.map(workload.request(1_700_000_000_000_000_000L + request * 1_000_000_000L));
+      List<SpanRecord> spans = BenchSpans.map(
+          workload.request(1_700_000_000_000_000_000L + request * 1_000_000_000L), mapping);
       for (int from = 0; from < spans.size() && traces.size() < distinctTraces; from += SPANS_PER_TRACE) {
         List<SpanRecord> trace = List.copyOf(spans.subList(from, from + SPANS_PER_TRACE));
         traces.add(new CompletedTrace(trace.get(0).traceId(), trace, Completion.TIMEOUT, false));

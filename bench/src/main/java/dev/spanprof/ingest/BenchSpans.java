@@ -1,5 +1,6 @@
 package dev.spanprof.ingest;
 
+import dev.spanprof.analysis.SpanMapping;
 import dev.spanprof.analysis.SpanRecord;
 import dev.spanprof.analysis.SpanStore;
 import dev.spanprof.config.IngestConfiguration;
@@ -8,14 +9,17 @@ import java.util.List;
 import java.util.function.Function;
 
 /**
- * Span records for the benchmarks, through the service's own mapper. One mapper for all, as the
- * service has: its interner shares each name among the spans of every request, so comparing two
- * spans' names usually ends at identity, as it does in the service.
+ * Span records for the benchmarks, through the service's own mapper. One interner and one store
+ * for all, as the service has: the interner shares each name among the spans of every request,
+ * so comparing two spans' names usually ends at identity, as it does in the service.
  */
 public final class BenchSpans {
 
-  private static final OtlpTraceMapper MAPPER = new OtlpTraceMapper(new StringInterner(100_000),
-      SpanStore.ofSize(IngestConfiguration.DEFAULT_SPAN_STORE_SIZE));
+  private static final StringInterner INTERNER = new StringInterner(100_000);
+  private static final SpanStore STORE =
+      SpanStore.ofSize(IngestConfiguration.DEFAULT_SPAN_STORE_SIZE);
+  private static final OtlpTraceMapper MAPPER =
+      new OtlpTraceMapper(INTERNER, STORE, SpanMapping.defaults());
 
   private BenchSpans() {}
 
@@ -24,7 +28,8 @@ public final class BenchSpans {
    * placing the spans in {@code store}; each span holds its bytes until the caller releases it.
    */
   public static Function<byte[], List<SpanRecord>> walk(SpanStore store) {
-    OtlpTraceMapper mapper = new OtlpTraceMapper(new StringInterner(100_000), store);
+    OtlpTraceMapper mapper =
+        new OtlpTraceMapper(new StringInterner(100_000), store, SpanMapping.defaults());
     return body -> {
       try {
         MappedRequest mapped = mapper.map(body);
@@ -36,9 +41,22 @@ public final class BenchSpans {
     };
   }
 
-  /** The request's spans, held for good: their bytes are in the store's slabs, as in the service. */
+  /**
+   * The request's spans, held for good: their bytes are in the store's slabs, as in the service.
+   * Mapped at ingest by a default mapping of their own, which an analysis with another mapping
+   * does again.
+   */
   public static List<SpanRecord> map(ExportTraceServiceRequest request) {
-    MappedRequest mapped = MAPPER.map(request);
+    return map(MAPPER, request);
+  }
+
+  /** As {@link #map(ExportTraceServiceRequest)}, mapped at ingest by {@code mapping}. */
+  public static List<SpanRecord> map(ExportTraceServiceRequest request, SpanMapping mapping) {
+    return map(new OtlpTraceMapper(INTERNER, STORE, mapping), request);
+  }
+
+  private static List<SpanRecord> map(OtlpTraceMapper mapper, ExportTraceServiceRequest request) {
+    MappedRequest mapped = mapper.map(request);
     mapped.writer().close();
     return mapped.spans();
   }

@@ -19,6 +19,9 @@ import java.util.Objects;
  */
 public final class Attributes {
 
+  /** What the attributes spanprof reads and adds are named under. */
+  static final String SPANPROF_PREFIX = "spanprof.";
+
   private static final Attributes EMPTY =
       new Attributes(Keys.NONE, new Object[0], null, null, null);
 
@@ -43,6 +46,11 @@ public final class Attributes {
      */
     private final long bits;
     /**
+     * Whether a key starts with {@code spanprof.}: only then can a span hold an attribute that
+     * spanprof's enrichment would add, and need its own looked up first.
+     */
+    private final boolean namesSpanprofKeys;
+    /**
      * Where the last {@link KeyLookup} asked for found its keys: the service has one mapping, so
      * one is remembered. Racing threads only compute the same positions twice.
      */
@@ -51,10 +59,13 @@ public final class Attributes {
     private Keys(String[] names) {
       this.names = names;
       long bits = 0;
+      boolean namesSpanprofKeys = false;
       for (String name : names) {
         bits |= keyBit(name.hashCode());
+        namesSpanprofKeys |= name.startsWith(SPANPROF_PREFIX);
       }
       this.bits = bits;
+      this.namesSpanprofKeys = namesSpanprofKeys;
     }
 
     /** Keys from an array the caller hands over and must not change afterwards. */
@@ -168,6 +179,13 @@ public final class Attributes {
       }
     }
     return null;
+  }
+
+  /**
+   * Whether a key starts with {@code spanprof.}; false guarantees that {@link #get} finds none.
+   */
+  public boolean namesSpanprofKeys() {
+    return keys.namesSpanprofKeys;
   }
 
   /**

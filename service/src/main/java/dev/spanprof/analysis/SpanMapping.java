@@ -89,7 +89,7 @@ public final class SpanMapping {
   }
 
   // The single-span derivations below say what each figure is, key by key; a Mapper gives the
-  // same for an analysis's spans without searching each span's keys.
+  // same for many spans without searching each span's keys.
 
   /** The values of the present resource keys joined with '/'; "" when none is present. */
   public String resourceId(SpanRecord span) {
@@ -154,45 +154,59 @@ public final class SpanMapping {
   }
 
   /**
-   * The mapping of one analysis's spans, equal to the single-span derivations above, without a
-   * search per key: a span's keys are found where its shared key list remembers them
-   * ({@link Attributes#positionsOf}), and its resource's values and ids are remembered on the
-   * resource, which the spans of one request share. A trace's spans come in blocks per
-   * resource, so the resource's are looked up once per block. Each method asks about one span;
-   * asking about the same span again finds it in place. Not thread-safe (what the resources
-   * remember is).
+   * The mapping of many spans, equal to the single-span derivations above, without a search per
+   * key: a span's keys are found where its shared key list remembers them ({@link
+   * Attributes#positionsOf}), and its resource's values and ids are remembered on the resource,
+   * which the spans of one request share. The spans of a request, or of a trace, come in blocks
+   * per resource, so the resource's are looked up once per block. Not thread-safe (what the
+   * resources remember is): one per request at ingest, one per analysis.
    */
-  final class Mapper implements SpanValues {
+  public final class Mapper implements SpanValues {
+    /** How many recent outcomes are kept for spans to share, a power of two. */
+    private static final int RECENT_OUTCOMES = 16;
+
     private SpanRecord span;
     private Attributes own;
     private int[] ownPositions;
     private SpanResource resource;
     private ResourceMapping resourceMapping;
+    /** Recent outcomes by hash: the spans of a request mostly share theirs. */
+    private final MappedSpan[] recent = new MappedSpan[RECENT_OUTCOMES];
 
     private Mapper() {}
 
-    double capacity(SpanRecord span) {
-      at(span);
-      return SpanMapping.capacity(value(capacityKey));
+    /** What this mapping makes of {@code span}. */
+    MappedSpan mapped(SpanRecord span) {
+      return mapped(span, span.attributes());
     }
 
-    double cores(SpanRecord span) {
-      at(span);
-      return SpanMapping.cores(value(coresKey));
+    /**
+     * What this mapping makes of {@code span}, whose own attributes are {@code ownAttributes}:
+     * given rather than asked of the span, so that a span being built is not made to keep them.
+     */
+    MappedSpan mapped(SpanRecord span, Attributes ownAttributes) {
+      at(span, ownAttributes);
+      double capacity = SpanMapping.capacity(value(capacityKey));
+      double cores = SpanMapping.cores(value(coresKey));
+      String resourceId = resourceMapping.resourceIds().id(this);
+      String poolId = resourceMapping.poolIds().id(this);
+      String state = state();
+      String category = SpanMapping.category(value(categoryKey), states.get(state));
+      boolean namesSpanprofKeys = own.namesSpanprofKeys();
+      int hash = resourceId.hashCode() * 31 + state.hashCode();
+      int slot = (hash ^ hash >>> 16) & (RECENT_OUTCOMES - 1);
+      MappedSpan known = recent[slot];
+      if (known != null && known.sameAs(SpanMapping.this, resourceId, poolId, state, category,
+          cores, capacity, namesSpanprofKeys)) {
+        return known;
+      }
+      MappedSpan mapped = new MappedSpan(SpanMapping.this, resourceId, poolId, state, category,
+          cores, capacity, namesSpanprofKeys);
+      recent[slot] = mapped;
+      return mapped;
     }
 
-    String resourceId(SpanRecord span) {
-      at(span);
-      return resourceMapping.resourceIds().id(span, this);
-    }
-
-    String poolId(SpanRecord span) {
-      at(span);
-      return resourceMapping.poolIds().id(span, this);
-    }
-
-    String state(SpanRecord span) {
-      at(span);
+    private String state() {
       if (!rulesIgnoreNames || !noneOwn(allRuleKeyIndexes)) {
         return SpanMapping.this.state(span, this);
       }
@@ -219,18 +233,10 @@ public final class SpanMapping {
       return true;
     }
 
-    String category(SpanRecord span, StateDefinition state) {
-      at(span);
-      return SpanMapping.category(value(categoryKey), state);
-    }
-
-    private void at(SpanRecord next) {
-      if (next == span) {
-        return;
-      }
+    private void at(SpanRecord next, Attributes ownAttributes) {
       span = next;
-      own = next.attributes();
-      ownPositions = own.positionsOf(lookup);
+      own = ownAttributes;
+      ownPositions = ownAttributes.positionsOf(lookup);
       if (next.resource() != resource) {
         resource = next.resource();
         resourceMapping = resourceMapping(resource);
@@ -253,8 +259,8 @@ public final class SpanMapping {
     }
   }
 
-  /** A fresh {@link Mapper} for one analysis. */
-  Mapper mapper() {
+  /** A fresh {@link Mapper}, for one request or one analysis. */
+  public Mapper mapper() {
     return new Mapper();
   }
 
@@ -314,8 +320,8 @@ public final class SpanMapping {
       this.idsBySingleValue = maps;
     }
 
-    /** The id of {@code span}, the mapper's current span. */
-    String id(SpanRecord span, Mapper mapper) {
+    /** The id of the mapper's current span. */
+    String id(Mapper mapper) {
       int singlePosition = -1;
       Object singleValue = null;
       Object[] values = null;
@@ -336,20 +342,20 @@ public final class SpanMapping {
         }
       }
       if (values != null) {
-        return id(idsByOwnValues, new OwnValues(values), span);
+        return id(idsByOwnValues, new OwnValues(values), mapper);
       }
       if (singlePosition >= 0) {
         // By the value's own equality: a byte[] value never matches (identity) and is joined
         // each time, which still gives the right id.
-        return id(idsBySingleValue.get(singlePosition), singleValue, span);
+        return id(idsBySingleValue.get(singlePosition), singleValue, mapper);
       }
       return resourceOnlyId;
     }
 
-    private <K> String id(Map<K, String> ids, K key, SpanRecord span) {
+    private <K> String id(Map<K, String> ids, K key, Mapper mapper) {
       String id = ids.get(key);
       if (id == null) {
-        id = join(span, keys);
+        id = join(mapper.own, mapper.resource.attributes(), keys);
         if (ids.size() < MAX_REMEMBERED) {
           ids.put(key, id);
         }

@@ -13,7 +13,8 @@ import java.util.Objects;
  *
  * <p>A span's own attributes may be decoded from its encoding only when first asked for (an
  * {@link AttributeDecoder}): a span waiting in the buffer for its trace then holds little more
- * than its encoded bytes, and spans nobody looks into are never decoded.
+ * than its encoded bytes, and spans nobody looks into are never decoded. A builder given a
+ * {@link SpanMapping.Mapper} decodes them once to map the span, and keeps only the outcome.
  *
  * <p>Instances are immutable (the decoded attributes are a cache of what the encoding holds);
  * build them with a reusable {@link Builder}.
@@ -44,6 +45,8 @@ public final class SpanRecord {
   private final int encodedLength;
   /** The slab {@code encoded} belongs to, or null when the span has an array of its own. */
   private final Slab slab;
+  /** What the builder's mapper made of the span; null when it had none. */
+  private final MappedSpan mapped;
 
   private SpanRecord(Builder builder) {
     this.traceIdHigh = builder.traceIdHigh;
@@ -63,6 +66,14 @@ public final class SpanRecord {
     this.encodedOffset = builder.encodedOffset;
     this.encodedLength = builder.encodedLength;
     this.slab = builder.slab;
+    // Last, once every other field is set: the mapper reads the span. It reads the attributes
+    // the builder was handed, or decodes them here, where the span's bytes were just written;
+    // either way they are not kept, so that a span waiting for its trace holds no more than
+    // before (BENCHMARKS.md, forty-seventh stop).
+    this.mapped = builder.mapper == null ? null : builder.mapper.mapped(this,
+        attributes != null ? attributes
+            : builder.attributesToMap != null ? builder.attributesToMap
+            : attributeDecoder.decode(encoded, encodedOffset, encodedLength));
   }
 
   public static Builder builder() {
@@ -137,6 +148,20 @@ public final class SpanRecord {
       attributes = known;
     }
     return known;
+  }
+
+  /** What {@code mapping} makes of this span, when its builder's mapper was that mapping's. */
+  MappedSpan mappedBy(SpanMapping mapping) {
+    MappedSpan known = mapped;
+    return known != null && known.mapping() == mapping ? known : null;
+  }
+
+  /**
+   * Whether the span may have an attribute whose key starts with {@code spanprof.}: false when
+   * its mapping at ingest saw none, so a lookup of such a key need not decode its attributes.
+   */
+  public boolean mayNameSpanprofKeys() {
+    return mapped == null || mapped.namesSpanprofKeys();
   }
 
   /** Decodes a span's own attributes from its encoding, {@code buffer[offset, offset + length)}. */
@@ -214,12 +239,14 @@ public final class SpanRecord {
     private long endNanos;
     private Attributes attributes = Attributes.empty();
     private AttributeDecoder attributeDecoder;
+    private Attributes attributesToMap;
     private SpanResource resource;
     private SpanScope scope;
     private byte[] encoded = new byte[0];
     private int encodedOffset;
     private int encodedLength;
     private Slab slab;
+    private SpanMapping.Mapper mapper;
 
     private Builder() {}
 
@@ -267,6 +294,7 @@ public final class SpanRecord {
     public Builder setAttributes(Attributes attributes) {
       this.attributes = Objects.requireNonNull(attributes, "attributes");
       this.attributeDecoder = null;
+      this.attributesToMap = null;
       return this;
     }
 
@@ -274,6 +302,18 @@ public final class SpanRecord {
     public Builder setAttributes(AttributeDecoder decoder) {
       this.attributeDecoder = Objects.requireNonNull(decoder, "decoder");
       this.attributes = null;
+      this.attributesToMap = null;
+      return this;
+    }
+
+    /**
+     * As {@link #setAttributes(AttributeDecoder)}; {@code decoded} are the same attributes, read
+     * from wherever the caller has them at hand, for the mapper only: not kept, and valid only
+     * until {@link #build}.
+     */
+    public Builder setAttributes(AttributeDecoder decoder, Attributes decoded) {
+      setAttributes(decoder);
+      this.attributesToMap = Objects.requireNonNull(decoded, "decoded");
       return this;
     }
 
@@ -302,6 +342,15 @@ public final class SpanRecord {
       this.encoded = slab.bytes;
       this.encodedOffset = offset;
       this.encodedLength = length;
+      return this;
+    }
+
+    /**
+     * Each record built is mapped by {@code mapper} as it is built (null: not mapped), so that the
+     * analysis need not look into its attributes again.
+     */
+    public Builder setMapper(SpanMapping.Mapper mapper) {
+      this.mapper = mapper;
       return this;
     }
 

@@ -241,26 +241,35 @@ public final class TraceAnalyzer {
     // ---- Phase 1: mapping -------------------------------------------------------------------
 
     private void mapSpans() {
-      SpanMapping.Mapper mapper = mapping.mapper();
+      SpanMapping.Mapper mapper = null;
       for (int i = 0; i < n; i++) {
         SpanRecord s = span[i];
         start[i] = s.startNanos();
         end[i] = s.effectiveEndNanos();
-        double r = mapper.capacity(s);
+        // Mapped at ingest, where its bytes were in the cache; a span built otherwise is mapped
+        // here, the same way.
+        MappedSpan m = s.mappedBy(mapping);
+        if (m == null) {
+          if (mapper == null) {
+            mapper = mapping.mapper();
+          }
+          m = mapper.mapped(s);
+        }
+        double r = m.capacity();
         // An allocation span names a positive capacity; anything else is ordinary work.
         allocation[i] = r > 0 && !Double.isInfinite(r);
         capacity[i] = r;
-        double c = mapper.cores(s);
+        double c = m.cores();
         cores[i] = Double.isNaN(c) || c < 0 ? 1 : c;
-        resource[i] = resources.index(mapper.resourceId(s));
-        pool[i] = pools.index(mapper.poolId(s));
-        String stateName = mapper.state(s);
+        resource[i] = resources.index(m.resourceId());
+        pool[i] = pools.index(m.poolId());
+        String stateName = m.state();
         int stateIndex = states.index(stateName);
         if (stateIndex == stateDefinitions.size()) {
           stateDefinitions.add(mapping.states().get(stateName));
         }
         state[i] = stateIndex;
-        category[i] = categories.index(mapper.category(s, stateDefinitions.get(stateIndex)));
+        category[i] = categories.index(m.category());
         // The two names, not their concatenation: the hash is the names' cached ones.
         operation[i] = operations.index(scratch.operation(s.serviceName(), s.name()));
         service[i] = services.index(s.serviceName());

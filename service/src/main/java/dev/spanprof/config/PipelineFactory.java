@@ -1,5 +1,6 @@
 package dev.spanprof.config;
 
+import dev.spanprof.analysis.SpanMapping;
 import dev.spanprof.analysis.SpanStore;
 import dev.spanprof.analysis.TraceAnalyzer;
 import dev.spanprof.assembly.AssemblyListener;
@@ -38,10 +39,16 @@ final class PipelineFactory {
     return SpanStore.ofSize(configuration.getSpanStoreSize());
   }
 
+  /** One mapping for the ingest, which maps each span, and the analysis, which reads it. */
+  @Singleton
+  SpanMapping spanMapping(MappingConfiguration configuration) {
+    return configuration.toMapping();
+  }
+
   /** Profiles carry the chosen-span segments only when a pool has a capacity to account them to. */
   @Singleton
-  TraceAnalyzer traceAnalyzer(MappingConfiguration configuration, PoolsConfiguration pools) {
-    return new TraceAnalyzer(configuration.toMapping(), !pools.getCapacity().isEmpty());
+  TraceAnalyzer traceAnalyzer(SpanMapping mapping, PoolsConfiguration pools) {
+    return new TraceAnalyzer(mapping, !pools.getCapacity().isEmpty());
   }
 
   @Singleton

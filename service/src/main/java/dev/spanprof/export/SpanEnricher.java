@@ -147,6 +147,11 @@ final class SpanEnricher {
     private final int[] keyValueBytes = new int[MAX_ATTRIBUTES];
     private final int[] valueBytes = new int[MAX_ATTRIBUTES];
     private SpanRecord span;
+    /**
+     * Whether the span may already have one of the keys: unless its mapping at ingest saw a
+     * {@code spanprof.} key, finding out would decode its attributes from memory for nothing.
+     */
+    private boolean mayHaveKeys;
     private int count;
 
     /** Starts the next trace: its values are other strings. */
@@ -158,6 +163,7 @@ final class SpanEnricher {
     /** Starts the attributes of the next span. */
     Attributes of(SpanRecord next) {
       span = next;
+      mayHaveKeys = next.mayNameSpanprofKeys();
       count = 0;
       return this;
     }
@@ -179,7 +185,7 @@ final class SpanEnricher {
     }
 
     private void add(Key key, int type, String text, long number) {
-      if (span.attributes().get(key.name) == null) {
+      if (!mayHaveKeys || span.attributes().get(key.name) == null) {
         keys[count] = key.utf8;
         types[count] = type;
         strings[count] = text == null ? null

@@ -126,9 +126,52 @@ final class OtlpAttributes implements SpanRecord.AttributeDecoder {
     return read(buffer, offset, length, entriesTag, true, 0);
   }
 
-  /** Checks one encoded {@code KeyValue} (an entry of a span's attributes) without decoding it. */
-  void check(byte[] buffer, int offset, int length) throws InvalidOtlpException {
-    keyValue(buffer, offset, length, null, 0);
+  /**
+   * The thread's scratch space for the attributes of one span read at ingest, emptied: each
+   * entry goes through {@link #check}, then {@link #checked} gives the attributes.
+   */
+  EncodedEntries spanEntries() {
+    EncodedEntries entries = encodedEntries.get();
+    entries.clear();
+    return entries;
+  }
+
+  /**
+   * Checks one encoded {@code KeyValue} (an entry of a span's attributes) and adds its key and
+   * where its value is to {@code entries}, without decoding the value: what {@link #decode}
+   * would find later, in the same walk that checks it.
+   */
+  void check(byte[] buffer, int offset, int length, EncodedEntries entries)
+      throws InvalidOtlpException {
+    WireReader in = new WireReader(buffer, offset, length);
+    int keyOffset = offset; // no key field: the empty key
+    int keyLength = 0;
+    int valueOffset = -1;
+    int valueLength = 0;
+    while (in.hasMore()) {
+      int tag = in.readTag();
+      if (tag == KEY) {
+        keyLength = in.readLength();
+        keyOffset = in.fieldOffset();
+      } else if (tag == VALUE) {
+        valueLength = in.readLength();
+        valueOffset = in.fieldOffset();
+        anyValue(buffer, valueOffset, valueLength, false, 0);
+      } else {
+        in.skip(tag);
+      }
+    }
+    if (valueOffset >= 0) {
+      entries.add(buffer, keyOffset, keyLength, valueOffset, valueLength);
+    }
+  }
+
+  /**
+   * The attributes {@link #check} added to {@code entries}, their values decoded from {@code
+   * buffer} when asked for: valid as long as the buffer is.
+   */
+  Attributes checked(byte[] buffer, EncodedEntries entries) {
+    return entries.attributes(buffer, checkedValue);
   }
 
   private Attributes read(byte[] buffer, int offset, int length, int entriesTag, boolean decode,
@@ -250,7 +293,7 @@ final class OtlpAttributes implements SpanRecord.AttributeDecoder {
   }
 
   /** Keys and where their values are encoded, in growing arrays. */
-  private static final class EncodedEntries {
+  static final class EncodedEntries {
     /** Recent key lists, a slot per hash; enough for the instrumentations of a fleet's spans. */
     private static final int RECENT_KEYS = 64;
     /**

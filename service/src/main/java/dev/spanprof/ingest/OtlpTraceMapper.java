@@ -5,6 +5,7 @@ import static java.nio.charset.StandardCharsets.UTF_8;
 import dev.spanprof.analysis.Attributes;
 import dev.spanprof.analysis.Slab;
 import dev.spanprof.analysis.SpanKind;
+import dev.spanprof.analysis.SpanMapping;
 import dev.spanprof.analysis.SpanRecord;
 import dev.spanprof.analysis.SpanResource;
 import dev.spanprof.analysis.SpanScope;
@@ -26,8 +27,9 @@ import java.util.List;
  *
  * <p>Each span keeps a copy of its slice of the body in a {@link SpanStore} slab, the very bytes
  * the client sent, for forwarding; its ids, name, kind, status and times are read from it; its
- * attributes are only checked, and decoded later, when the analysis first asks ({@link
- * OtlpAttributes}). So a span waiting for its trace holds little more than its encoding, and no
+ * attributes are checked, and in the same walk found for the {@link SpanMapping}, whose outcome
+ * the record keeps, not the attributes: anything else that asks decodes them again from the
+ * span's bytes ({@link OtlpAttributes}). So a span waiting for its trace holds little more than its encoding, and no
  * message tree is built to be thrown away.
  * Resources and scopes are decoded once per block and shared by its spans.
  *
@@ -68,11 +70,18 @@ final class OtlpTraceMapper {
   private final StringInterner interner;
   private final OtlpAttributes attributes;
   private final SpanStore store;
+  private final SpanMapping mapping;
 
-  OtlpTraceMapper(StringInterner interner, SpanStore store) {
+  /**
+   * @param mapping what each span is mapped by as it is read (its resource id, pool, state): its
+   *     bytes are in the cache then, and the analysis, seconds later, finds the outcome on the
+   *     record rather than reading them again from memory
+   */
+  OtlpTraceMapper(StringInterner interner, SpanStore store, SpanMapping mapping) {
     this.interner = interner;
     this.attributes = new OtlpAttributes(interner);
     this.store = store;
+    this.mapping = mapping;
   }
 
   /** Maps a request that arrived as a message (OTLP/JSON): through its protobuf encoding. */
@@ -133,6 +142,7 @@ final class OtlpTraceMapper {
     Walk(byte[] body, SpanStore.Writer writer) {
       this.body = body;
       this.writer = writer;
+      builder.setMapper(mapping.mapper());
     }
 
     void resourceSpans(int r, int offset, int length) throws InvalidOtlpException {
@@ -218,6 +228,7 @@ final class OtlpTraceMapper {
       int statusCode = 0;
       long start = 0;
       long end = 0;
+      OtlpAttributes.EncodedEntries spanAttributes = attributes.spanEntries();
       WireReader in = new WireReader(body, offset, length);
       while (in.hasMore()) {
         int tag = in.readTag();
@@ -241,7 +252,7 @@ final class OtlpTraceMapper {
           end = in.readFixed64();
         } else if (tag == OtlpAttributes.SPAN_ATTRIBUTES) {
           int n = in.readLength();
-          attributes.check(body, in.fieldOffset(), n);
+          attributes.check(body, in.fieldOffset(), n, spanAttributes);
         } else if (tag == STATUS) {
           int n = in.readLength();
           statusCode = statusCode(in.fieldOffset(), n, statusCode);
@@ -274,7 +285,9 @@ final class OtlpTraceMapper {
           .setStatus(SpanStatus.fromOtlp(statusCode))
           .setStartNanos(start)
           .setEndNanos(end)
-          .setAttributes(attributes)
+          // Decoded later from the span's own bytes when asked for; read from the request's
+          // now, for the mapping only.
+          .setAttributes(attributes, attributes.checked(body, spanAttributes))
           .setResource(resource)
           .setScope(scope)
           .build());

@@ -1,6 +1,7 @@
 package dev.spanprof.ingest;
 
 import dev.spanprof.analysis.Slab;
+import dev.spanprof.analysis.SpanMapping;
 import dev.spanprof.analysis.SpanStore;
 import dev.spanprof.assembly.TraceAssembler;
 import dev.spanprof.config.AssemblyConfiguration;
@@ -31,10 +32,11 @@ final class TraceIngest {
       IngestListener listener,
       AcceptedSpansConsumer accepted,
       SpanStore store,
+      SpanMapping mapping,
       IngestConfiguration ingestConfiguration,
       AssemblyConfiguration assemblyConfiguration) {
     this.mapper = new OtlpTraceMapper(
-        new StringInterner(ingestConfiguration.getMaxInternedStrings()), store);
+        new StringInterner(ingestConfiguration.getMaxInternedStrings()), store, mapping);
     this.assembler = assembler;
     this.gate = gate;
     this.listener = listener;

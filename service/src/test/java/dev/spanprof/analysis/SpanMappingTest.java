@@ -4,9 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Random;
 import java.util.Set;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 
@@ -37,8 +39,8 @@ class SpanMappingTest {
     List<String> resourceIds = new ArrayList<>();
     List<String> poolIds = new ArrayList<>();
     for (SpanRecord span : spans) {
-      resourceIds.add(ids.resourceId(span));
-      poolIds.add(ids.poolId(span));
+      resourceIds.add(ids.mapped(span).resourceId());
+      poolIds.add(ids.mapped(span).poolId());
     }
 
     assertThat(resourceIds).containsExactly("checkout/c-1", "checkout/c-1/3", "checkout/c-2",
@@ -62,10 +64,10 @@ class SpanMappingTest {
     for (int analysis = 0; analysis < 2; analysis++) {
       SpanMapping.Mapper defaults = MAPPING.mapper();
       SpanMapping.Mapper other = byService.mapper();
-      assertThat(defaults.resourceId(span)).isEqualTo("checkout/c-1");
-      assertThat(other.resourceId(span)).isEqualTo("checkout");
-      assertThat(defaults.poolId(span)).isEqualTo("checkout/c-1");
-      assertThat(other.poolId(span)).isEqualTo("c-1");
+      assertThat(defaults.mapped(span).resourceId()).isEqualTo("checkout/c-1");
+      assertThat(other.mapped(span).resourceId()).isEqualTo("checkout");
+      assertThat(defaults.mapped(span).poolId()).isEqualTo("checkout/c-1");
+      assertThat(other.mapped(span).poolId()).isEqualTo("c-1");
     }
   }
 
@@ -80,7 +82,7 @@ class SpanMappingTest {
     // Two analyses of the same resource: the second finds what the first remembered.
     for (int analysis = 0; analysis < 2; analysis++) {
       SpanMapping.Mapper ids = MAPPING.mapper();
-      List<String> resourceIds = spans.stream().map(ids::resourceId).toList();
+      List<String> resourceIds = spans.stream().map(span -> ids.mapped(span).resourceId()).toList();
       assertThat(resourceIds).isEqualTo(spans.stream().map(MAPPING::resourceId).toList());
       assertThat(resourceIds.get(199)).isEqualTo("checkout/c-1/199");
     }
@@ -90,13 +92,15 @@ class SpanMappingTest {
   void mapper_givesTheSingleSpanDerivations_forSpansSharingKeyLists() {
     // Key lists shared by many spans, as the ingest decoder shares them, one with a repeated key;
     // values drawn at random, some empty (absent); resources that name mapping keys too.
-    Attributes.Keys[] keyLists = {
-        Attributes.Keys.of(new String[] {"thread.id", "db.system", "spanprof.cores"}),
-        Attributes.Keys.of(new String[] {"db.system", "db.system", "spanprof.state",
-            "service.instance.id", "queue"}),
-        Attributes.Keys.of(new String[] {"spanprof.category", "spanprof.pool.capacity",
-            "messaging.system", "thread.id", "service.name", "db.system.name"}),
-        Attributes.Keys.of(new String[0])};
+    String[][] keyNames = {
+        {"thread.id", "db.system", "spanprof.cores"},
+        {"db.system", "db.system", "spanprof.state", "service.instance.id", "queue"},
+        {"spanprof.category", "spanprof.pool.capacity", "messaging.system", "thread.id",
+            "service.name", "db.system.name"},
+        {"thread.id", "http.route"},
+        {}};
+    Attributes.Keys[] keyLists = Arrays.stream(keyNames)
+        .map(names -> Attributes.Keys.of(names.clone())).toArray(Attributes.Keys[]::new);
     String[] values = {"", "", "7", "2.5", "x", "wait.queue", "postgresql", "slow", "fast"};
     SpanResource[] resources = {
         resource("checkout", "c-1"),
@@ -109,8 +113,13 @@ class SpanMappingTest {
     SpanKind[] kinds = SpanKind.values();
     Random random = new Random(7);
     List<SpanRecord> spans = new ArrayList<>();
+    // Whether each span names a spanprof.* key, even with an empty value.
+    List<Boolean> namesSpanprofKeys = new ArrayList<>();
     for (int i = 0; i < 600; i++) {
-      Attributes.Keys keys = keyLists[random.nextInt(keyLists.length)];
+      int keyList = random.nextInt(keyLists.length);
+      Attributes.Keys keys = keyLists[keyList];
+      namesSpanprofKeys.add(
+          Arrays.stream(keyNames[keyList]).anyMatch(name -> name.startsWith("spanprof.")));
       StringBuilder encoding = new StringBuilder();
       int[] ranges = new int[2 * keys.size()];
       for (int k = 0; k < keys.size(); k++) {
@@ -140,16 +149,19 @@ class SpanMappingTest {
     for (int analysis = 0; analysis < 2; analysis++) {
       for (SpanMapping mapping : List.of(MAPPING, queues)) {
         SpanMapping.Mapper mapper = mapping.mapper();
-        for (SpanRecord span : spans) {
-          String state = mapper.state(span);
+        for (int i = 0; i < spans.size(); i++) {
+          SpanRecord span = spans.get(i);
+          MappedSpan mapped = mapper.mapped(span);
+          String state = mapped.state();
           assertThat(state).as("state of %s", span).isEqualTo(mapping.state(span));
           StateDefinition definition = mapping.states().get(state);
-          assertThat(mapper.category(span, definition)).isEqualTo(mapping.category(span, definition));
-          assertThat(mapper.resourceId(span)).isEqualTo(mapping.resourceId(span));
-          assertThat(mapper.poolId(span)).isEqualTo(mapping.poolId(span));
+          assertThat(mapped.category()).isEqualTo(mapping.category(span, definition));
+          assertThat(mapped.resourceId()).isEqualTo(mapping.resourceId(span));
+          assertThat(mapped.poolId()).isEqualTo(mapping.poolId(span));
           // Boxed, so NaN (no capacity, or not a number) equals NaN.
-          assertThat(Double.valueOf(mapper.cores(span))).isEqualTo(Double.valueOf(mapping.cores(span)));
-          assertThat(Double.valueOf(mapper.capacity(span))).isEqualTo(Double.valueOf(mapping.capacity(span)));
+          assertThat(Double.valueOf(mapped.cores())).isEqualTo(Double.valueOf(mapping.cores(span)));
+          assertThat(Double.valueOf(mapped.capacity())).isEqualTo(Double.valueOf(mapping.capacity(span)));
+          assertThat(mapped.namesSpanprofKeys()).isEqualTo(namesSpanprofKeys.get(i));
         }
       }
     }
@@ -158,6 +170,95 @@ class SpanMappingTest {
         .contains("wait.queue", "postgresql", "mysql", "idle");
     assertThat(spans.stream().map(MAPPING::state).distinct())
         .contains("wait.queue", "staging", "wait.db", "wait.net", "wait.messaging", "running");
+  }
+
+  @Test
+  void build_withAMapper_mapsTheSpanOnceAndKeepsNotItsAttributes() {
+    AtomicInteger decodes = new AtomicInteger();
+    SpanRecord.Builder builder = countingSpan(decodes,
+        new String[] {"thread.id", "db.system"}, new Object[] {7L, "postgresql"});
+
+    SpanRecord span = builder.setMapper(MAPPING.mapper()).build();
+
+    assertThat(decodes).hasValue(1);
+    // Not kept: asked for, the attributes are decoded again (and then kept, as before).
+    span.attributes();
+    span.attributes();
+    assertThat(decodes).hasValue(2);
+    MappedSpan mapped = span.mappedBy(MAPPING);
+    assertThat(mapped.resourceId()).isEqualTo("checkout/c-1/7").isEqualTo(MAPPING.resourceId(span));
+    assertThat(mapped.state()).isEqualTo("wait.db").isEqualTo(MAPPING.state(span));
+    assertThat(span.mappedBy(SpanMapping.defaults())).as("another mapping's").isNull();
+    assertThat(span.mayNameSpanprofKeys()).isFalse();
+  }
+
+  @Test
+  void build_withoutAMapper_mapsNothingAndMayNameAnyKey() {
+    AtomicInteger decodes = new AtomicInteger();
+
+    SpanRecord span = countingSpan(decodes, new String[] {"thread.id"}, new Object[] {7L}).build();
+
+    assertThat(decodes).hasValue(0);
+    assertThat(span.mappedBy(MAPPING)).isNull();
+    assertThat(span.mayNameSpanprofKeys()).isTrue();
+  }
+
+  @Test
+  void build_spanNamingASpanprofKeyEvenEmpty_mayNameSpanprofKeys() {
+    SpanRecord span = countingSpan(new AtomicInteger(),
+        new String[] {"thread.id", "spanprof.self_time_ns"}, new Object[] {7L, null})
+        .setMapper(MAPPING.mapper()).build();
+
+    assertThat(span.mayNameSpanprofKeys()).isTrue();
+  }
+
+  @Test
+  void mapped_spansWithTheSameOutcome_shareOne() {
+    SpanMapping.Mapper mapper = MAPPING.mapper();
+    SpanResource checkout = resource("checkout", "c-1");
+
+    MappedSpan first = mapper.mapped(span(checkout, attributes("thread.id", 7L)));
+    MappedSpan same = mapper.mapped(span(checkout, attributes("thread.id", 7L)));
+    MappedSpan other = mapper.mapped(span(checkout, attributes("thread.id", 8L)));
+
+    assertThat(same).isSameAs(first);
+    assertThat(other.resourceId()).isEqualTo("checkout/c-1/8");
+  }
+
+  @Test
+  void analyze_spansMappedAtIngestByItsMapping_decodesNoAttributesAndProfilesTheSame() {
+    AtomicInteger decodes = new AtomicInteger();
+    List<SpanRecord> mappedAtIngest = new ArrayList<>();
+    List<SpanRecord> unmapped = new ArrayList<>();
+    for (int i = 0; i < 6; i++) {
+      SpanRecord.Builder builder = countingSpan(decodes,
+          new String[] {"thread.id", i % 2 == 0 ? "db.system" : "spanprof.cores"},
+          new Object[] {(long) i % 3, i % 2 == 0 ? "mysql" : "2"})
+          .setSpanId(i + 1).setParentSpanId(i == 0 ? 0 : 1).setStartNanos(i).setEndNanos(20 - i);
+      mappedAtIngest.add(builder.setMapper(MAPPING.mapper()).build());
+      unmapped.add(builder.setMapper(null).build());
+    }
+    int decodesAtIngest = decodes.get();
+
+    TraceProfile profile = new TraceAnalyzer(MAPPING).analyze(new TraceId(0, 1), mappedAtIngest);
+
+    assertThat(decodes).as("decoded in the analysis").hasValue(decodesAtIngest);
+    assertThat(profile).isEqualTo(new TraceAnalyzer(MAPPING).analyze(new TraceId(0, 1), unmapped));
+    assertThat(decodes.get()).as("the unmapped spans, decoded by the analysis")
+        .isGreaterThan(decodesAtIngest);
+  }
+
+  /** A span whose attributes, {@code keys} and {@code values}, count each decoding. */
+  private static SpanRecord.Builder countingSpan(AtomicInteger decodes, String[] keys,
+      Object[] values) {
+    return SpanRecord.builder()
+        .setTraceId(0, 1).setSpanId(1).setName("op").setKind(SpanKind.CLIENT)
+        .setStartNanos(0).setEndNanos(10)
+        .setAttributes((buffer, offset, length) -> {
+          decodes.incrementAndGet();
+          return Attributes.wrap(keys.clone(), values.clone());
+        })
+        .setResource(resource("checkout", "c-1")).setScope(TestSpans.SCOPE);
   }
 
   private static SpanResource resource(String service, String instance) {

@@ -14,17 +14,28 @@ import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * Every golden case: the OTLP/JSON through the service's decoder and mapper, the analysis with the
- * default mapping, the JSON view — compared with the expected file field by field.
+ * default mapping, the JSON view — compared with the expected file field by field. Twice: with
+ * the spans mapped at ingest by the analysis's own mapping, as in the service, and by another, so
+ * that the analysis maps them itself.
  */
 class GoldenProfileTest {
 
-  private final TraceAnalyzer analyzer = new TraceAnalyzer(SpanMapping.defaults());
+  private final SpanMapping mapping = SpanMapping.defaults();
+  private final TraceAnalyzer analyzer = new TraceAnalyzer(mapping);
 
   @ParameterizedTest
   @MethodSource("dev.spanprof.golden.GoldenCases#names")
-  void analyze_goldenCase_matchesExpectedProfile(String name) throws Exception {
-    List<SpanRecord> spans = OtlpTestSpans.fromJson(GoldenCases.otlpJson(name));
+  void analyze_goldenCaseMappedAtIngest_matchesExpectedProfile(String name) throws Exception {
+    assertMatchesExpected(name, OtlpTestSpans.fromJson(GoldenCases.otlpJson(name), mapping));
+  }
 
+  @ParameterizedTest
+  @MethodSource("dev.spanprof.golden.GoldenCases#names")
+  void analyze_goldenCaseMappedByTheAnalysis_matchesExpectedProfile(String name) throws Exception {
+    assertMatchesExpected(name, OtlpTestSpans.fromJson(GoldenCases.otlpJson(name)));
+  }
+
+  private void assertMatchesExpected(String name, List<SpanRecord> spans) throws Exception {
     String actual = ObjectMapper.getDefault().writeValueAsString(
         TraceProfileView.of(analyzer.analyze(spans.get(0).traceId(), spans)));
 

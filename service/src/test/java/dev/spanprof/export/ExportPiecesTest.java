@@ -71,13 +71,18 @@ class ExportPiecesTest {
     List<ExportEntry> entries = trace.entries();
 
     for (int i = 0; i < spans.size(); i++) {
+      // Whether the enricher looks up each key it adds among the span's own: as its mapping at
+      // ingest found, when the span names a spanprof.* key itself.
+      assertThat(spans.get(i).mayNameSpanprofKeys()).as("span %d", i).isEqualTo(
+          Span.parseFrom(spans.get(i).copyOfEncoded()).getAttributesList().stream()
+              .anyMatch(attribute -> attribute.getKey().startsWith("spanprof.")));
       // The original encoding itself comes first: nothing was re-encoded or copied.
       assertThat(entries.get(i).span()).isSameAs(spans.get(i).encodedArray());
       assertThat(entries.get(i).spanOffset()).isEqualTo(spans.get(i).encodedOffset());
       Span parsed = Span.parseFrom(enriched(entries.get(i)));
       Map<String, Long> counts = parsed.getAttributesList().stream()
           .collect(Collectors.groupingBy(KeyValue::getKey, Collectors.counting()));
-      // The seed spans carry spanprof.state already: it is not added a second time.
+      // Some seed spans carry spanprof.state already: it is not added a second time.
       assertThat(counts).allSatisfy((key, count) -> assertThat(count).as(key).isEqualTo(1));
       assertThat(counts).containsKeys("spanprof.resource", "spanprof.state",
           "spanprof.self_time_ns", "spanprof.critical_path_ns", "spanprof.on_critical_path",
@@ -91,6 +96,8 @@ class ExportPiecesTest {
     List<SpanRecord> spans = trace.spans();
     List<ExportEntry> entries = trace.entries();
     TraceProfile profile = trace.profile();
+    // Their mapping saw no spanprof.* key: each key is added without a lookup among theirs.
+    assertThat(spans).noneMatch(SpanRecord::mayNameSpanprofKeys);
 
     for (int i = 0; i < spans.size(); i++) {
       byte[] original = spans.get(i).copyOfEncoded();

@@ -1,5 +1,6 @@
 package dev.spanprof.ingest;
 
+import dev.spanprof.analysis.SpanMapping;
 import dev.spanprof.analysis.SpanRecord;
 import dev.spanprof.analysis.SpanStore;
 import io.opentelemetry.proto.collector.trace.v1.ExportTraceServiceRequest;
@@ -19,10 +20,17 @@ public final class OtlpTestSpans {
     }
   }
 
+  /** The spans, mapped at ingest by a default mapping of their own (not an analyzer's). */
   public static List<SpanRecord> fromJson(byte[] otlpJson) {
+    return fromJson(otlpJson, SpanMapping.defaults());
+  }
+
+  /** The spans, mapped at ingest by {@code mapping}, as the service's ingest maps them. */
+  public static List<SpanRecord> fromJson(byte[] otlpJson, SpanMapping mapping) {
     try {
-      MappedRequest mapped = new OtlpTraceMapper(new StringInterner(1000), SpanStore.ofSize(0))
-          .map(new OtlpJson().decode(otlpJson));
+      MappedRequest mapped =
+          new OtlpTraceMapper(new StringInterner(1000), SpanStore.ofSize(0), mapping)
+              .map(new OtlpJson().decode(otlpJson));
       if (mapped.rejectedSpans() > 0) {
         throw new IllegalArgumentException(mapped.problems());
       }

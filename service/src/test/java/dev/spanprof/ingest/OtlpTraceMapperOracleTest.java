@@ -9,6 +9,7 @@ import com.google.protobuf.InvalidProtocolBufferException;
 import dev.spanprof.analysis.Attributes;
 import dev.spanprof.analysis.Slab;
 import dev.spanprof.analysis.SpanKind;
+import dev.spanprof.analysis.SpanMapping;
 import dev.spanprof.analysis.SpanRecord;
 import dev.spanprof.analysis.SpanStatus;
 import dev.spanprof.analysis.SpanStore;
@@ -41,7 +42,7 @@ class OtlpTraceMapperOracleTest {
 
   /** Small enough that rounds write over the slabs of rounds released before them. */
   private final SpanStore store = SpanStore.ofSize(256 * 1024);
-  private final OtlpTraceMapper mapper = new OtlpTraceMapper(new StringInterner(100_000), store);
+  private final OtlpTraceMapper mapper = new OtlpTraceMapper(new StringInterner(100_000), store, SpanMapping.defaults());
 
   @Test
   void randomRequests_mapAsProtobufsParseSaysTheyShould() throws Exception {

@@ -6,6 +6,7 @@ import com.google.protobuf.ByteString;
 import com.google.protobuf.CodedOutputStream;
 import dev.spanprof.analysis.Attributes;
 import dev.spanprof.analysis.SpanKind;
+import dev.spanprof.analysis.SpanMapping;
 import dev.spanprof.analysis.SpanRecord;
 import dev.spanprof.analysis.SpanResource;
 import dev.spanprof.analysis.SpanStatus;
@@ -33,7 +34,8 @@ class OtlpTraceMapperTest {
   private static final byte[] SPAN_ID = HexFormat.of().parseHex("1112131415161718");
   private static final byte[] PARENT_ID = HexFormat.of().parseHex("2122232425262728");
 
-  private final OtlpTraceMapper mapper = new OtlpTraceMapper(new StringInterner(1000), SpanStore.ofSize(1 << 20));
+  private final OtlpTraceMapper mapper = new OtlpTraceMapper(new StringInterner(1000), SpanStore.ofSize(1 << 20),
+      SpanMapping.defaults());
 
   @Test
   void map_validSpan_keepsIdsTimesNamesAttributesAndOriginalBytes() {

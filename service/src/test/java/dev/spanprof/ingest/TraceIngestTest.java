@@ -2,6 +2,7 @@ package dev.spanprof.ingest;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.spanprof.analysis.SpanMapping;
 import dev.spanprof.analysis.SpanRecord;
 import dev.spanprof.analysis.SpanStore;
 import dev.spanprof.analysis.TraceId;
@@ -62,7 +63,7 @@ class TraceIngestTest {
       public boolean hasRoomFor(int spans) {
         return forwardingHasRoom;
       }
-    }, store, new IngestConfiguration(), assembly);
+    }, store, SpanMapping.defaults(), new IngestConfiguration(), assembly);
   }
 
   @Test
