@@ -76,7 +76,7 @@ final class OtlpAttributes implements SpanRecord.AttributeDecoder {
         int tag = in.readTag();
         if (tag == SPAN_ATTRIBUTES) {
           int entryLength = in.readLength();
-          encodedKeyValue(buffer, in.fieldOffset(), entryLength, entries);
+          keyValueRanges(buffer, in.fieldOffset(), entryLength, entries, false);
         } else {
           in.skip(tag);
         }
@@ -87,9 +87,12 @@ final class OtlpAttributes implements SpanRecord.AttributeDecoder {
     }
   }
 
-  /** One KeyValue's key, and where its value is encoded. */
-  private void encodedKeyValue(byte[] buffer, int offset, int length, EncodedEntries entries)
-      throws InvalidOtlpException {
+  /**
+   * One KeyValue's key, and where its value is encoded, added to {@code entries}; the value is
+   * also checked (walked as {@link #anyValue} decodes it) when {@code checkValue}.
+   */
+  private void keyValueRanges(byte[] buffer, int offset, int length, EncodedEntries entries,
+      boolean checkValue) throws InvalidOtlpException {
     WireReader in = new WireReader(buffer, offset, length);
     int keyOffset = offset; // no key field: the empty key
     int keyLength = 0;
@@ -103,6 +106,9 @@ final class OtlpAttributes implements SpanRecord.AttributeDecoder {
       } else if (tag == VALUE) {
         valueLength = in.readLength();
         valueOffset = in.fieldOffset();
+        if (checkValue) {
+          anyValue(buffer, valueOffset, valueLength, false, 0);
+        }
       } else {
         in.skip(tag);
       }
@@ -143,27 +149,7 @@ final class OtlpAttributes implements SpanRecord.AttributeDecoder {
    */
   void check(byte[] buffer, int offset, int length, EncodedEntries entries)
       throws InvalidOtlpException {
-    WireReader in = new WireReader(buffer, offset, length);
-    int keyOffset = offset; // no key field: the empty key
-    int keyLength = 0;
-    int valueOffset = -1;
-    int valueLength = 0;
-    while (in.hasMore()) {
-      int tag = in.readTag();
-      if (tag == KEY) {
-        keyLength = in.readLength();
-        keyOffset = in.fieldOffset();
-      } else if (tag == VALUE) {
-        valueLength = in.readLength();
-        valueOffset = in.fieldOffset();
-        anyValue(buffer, valueOffset, valueLength, false, 0);
-      } else {
-        in.skip(tag);
-      }
-    }
-    if (valueOffset >= 0) {
-      entries.add(buffer, keyOffset, keyLength, valueOffset, valueLength);
-    }
+    keyValueRanges(buffer, offset, length, entries, true);
   }
 
   /**
