@@ -65,6 +65,10 @@ for pid in (service, sink, generator):
         for value, name in groups[:12]:
             share = 100 * value / machine
             print('    %5.1f %%  %-15s%s' % (share, name, per_span(share)))
+        # Threads that ended within the window count in the process, in no group (a pool's
+        # threads come and go: the request walk's executor's, mostly).
+        share = 100 * (used[(pid, '=process')] - sum(value for value, _ in groups)) / machine
+        print('    %5.1f %%  %-15s%s' % (share, '(ended threads)', per_span(share)))
 print('the rest  %5.1f %% (idle, other processes)'
       % (100 - 100 * sum(used[(pid, '=process')] for pid in names) / machine))
 PY
