@@ -20,7 +20,7 @@ import java.util.Objects;
 public final class Attributes {
 
   /** What the attributes spanprof reads and adds are named under. */
-  static final String SPANPROF_PREFIX = "spanprof.";
+  public static final String SPANPROF_PREFIX = "spanprof.";
 
   private static final Attributes EMPTY =
       new Attributes(Keys.NONE, new Object[0], null, null, null);

@@ -1,5 +1,6 @@
 package dev.spanprof.export;
 
+import static dev.spanprof.analysis.Attributes.SPANPROF_PREFIX;
 import static java.nio.charset.StandardCharsets.UTF_8;
 
 import com.google.protobuf.CodedOutputStream;
@@ -112,6 +113,12 @@ final class SpanEnricher {
     final byte[] utf8;
 
     Key(String name) {
+      // A span is looked into for a key it may already have only when it names a key under this
+      // prefix (SpanRecord.mayNameSpanprofKeys): a key outside it would be added twice.
+      if (!name.startsWith(SPANPROF_PREFIX)) {
+        throw new IllegalArgumentException("an enrichment key must start with "
+            + SPANPROF_PREFIX + ", was " + name);
+      }
       this.name = name;
       this.utf8 = name.getBytes(UTF_8);
     }

@@ -29,8 +29,8 @@ import java.util.List;
  * the client sent, for forwarding; its ids, name, kind, status and times are read from it; its
  * attributes are checked, and in the same walk found for the {@link SpanMapping}, whose outcome
  * the record keeps, not the attributes: anything else that asks decodes them again from the
- * span's bytes ({@link OtlpAttributes}). So a span waiting for its trace holds little more than its encoding, and no
- * message tree is built to be thrown away.
+ * span's bytes ({@link OtlpAttributes}). So a span waiting for its trace holds little more than
+ * its encoding, and no message tree is built to be thrown away.
  * Resources and scopes are decoded once per block and shared by its spans.
  *
  * <p>Invalid spans are refused one by one (the OTLP partial-success model): a trace id that is
