@@ -48,8 +48,11 @@ public final class LoadGenerator {
   private static final String COMPLETED = "spanprof_completed_spans_total";
   private static final String EXPORTED = "spanprof_exported_spans_total";
   private static final String EXPORT_FAILED = "spanprof_export_failed_spans_total";
+  /** Byte ranges the span store had no room for: each an array of its own, for the collector. */
+  private static final String STORE_OVERFLOWS = "spanprof_span_store_overflow_total";
   private static final List<String> COUNTERS = List.of(RECEIVED, "spanprof_refused_spans_total",
-      "spanprof_buffered_spans", COMPLETED, "spanprof_traces_total", EXPORTED, EXPORT_FAILED);
+      "spanprof_buffered_spans", COMPLETED, "spanprof_traces_total", EXPORTED, EXPORT_FAILED,
+      STORE_OVERFLOWS);
 
   /** What one run is asked to do. */
   public record Options(String host, int port, int streams, Duration duration, long rate,
@@ -214,7 +217,9 @@ public final class LoadGenerator {
    * above all what it forwarded, since a span accepted and then given up on the way to the next
    * hop (its queue full) is not carried through. Spans wait up to the trace timeout before they
    * are forwarded, so in the steady state the window lags the run's by that much; its rate is the
-   * same. Then the counters since the server started. Returns the forwarded spans per second (0
+   * same. The span store's overflows say whether the run measured spans in arrays of their own,
+   * which the collector copies, rather than in the store's (BENCHMARKS.md, forty-eighth stop).
+   * Then the counters since the server started. Returns the forwarded spans per second (0
    * when the counters could not be scraped).
    */
   private static double printServer(Map<String, Double> before, Map<String, Double> after,
@@ -225,9 +230,11 @@ public final class LoadGenerator {
     }
     double forwardedPerSecond = delta(before, after, EXPORTED) / (elapsed.toNanos() / 1e9);
     System.out.printf(Locale.ROOT, "  server in the run: received %.0f, forwarded %.0f spans "
-            + "(%.0f spans/s), gave up forwarding %.0f, analysed %.0f%n",
+            + "(%.0f spans/s), gave up forwarding %.0f, analysed %.0f, "
+            + "span-store overflows %.0f%n",
         delta(before, after, RECEIVED), delta(before, after, EXPORTED), forwardedPerSecond,
-        delta(before, after, EXPORT_FAILED), delta(before, after, COMPLETED));
+        delta(before, after, EXPORT_FAILED), delta(before, after, COMPLETED),
+        delta(before, after, STORE_OVERFLOWS));
     StringBuilder line = new StringBuilder("  server (since it started):");
     after.forEach((name, value) -> line.append(' ').append(name).append('=')
         .append(String.format(Locale.ROOT, "%.0f", value)));

@@ -19,7 +19,12 @@ import java.util.concurrent.atomic.LongAdder;
  * neighbours keeps its slab from being written over, within that size.
  *
  * <p>A request's walk places its spans through one {@link Writer}; slabs partly filled go back
- * to the store for the next walk.
+ * to the store for the next walk. The bytes the enrichment appends to analysed spans have a
+ * writer of their own ({@link #appendWriter()}) and slabs of their own: they wait only to be
+ * forwarded, where a received span waits for its trace too, and a slab is written over only
+ * once its longest-held bytes are released. Shared, each slab of appended bytes would be held
+ * seconds longer by received spans placed after them (under a flat-out load, a store sized for
+ * the buffers' spans then filled up and most spans got arrays of their own).
  */
 public final class SpanStore {
 
@@ -29,8 +34,12 @@ public final class SpanStore {
   private final int slabBytes;
   private final int maxSlabs;
   private final ArrayDeque<Slab> free = new ArrayDeque<>();
-  /** Partly filled slabs, each with the hold of the writer that will place spans in it next. */
-  private final ArrayDeque<Slab> open = new ArrayDeque<>();
+  /**
+   * Partly filled slabs, each with the hold of the writer that will place bytes in it next: for
+   * received spans, and for appended bytes.
+   */
+  private final ArrayDeque<Slab> openForSpans = new ArrayDeque<>();
+  private final ArrayDeque<Slab> openForAppended = new ArrayDeque<>();
   /** Every slab allocated, in use or free. */
   private final List<Slab> all = new ArrayList<>();
   /** Byte ranges given an array of their own: the store was used up, or they were too large. */
@@ -52,7 +61,15 @@ public final class SpanStore {
 
   /** A writer for one request's spans; {@link Writer#close() close} it once they are handed on. */
   public Writer writer() {
-    return new Writer();
+    return new Writer(openForSpans);
+  }
+
+  /**
+   * A writer for bytes appended to spans already held, which wait only to be forwarded; {@link
+   * Writer#close() close} it once they are handed on.
+   */
+  public Writer appendWriter() {
+    return new Writer(openForAppended);
   }
 
   /** Bytes allocated in slabs so far: what the store holds on the heap, spans or not. */
@@ -85,13 +102,13 @@ public final class SpanStore {
   public synchronized int slabsHoldingSpans() {
     int holding = 0;
     for (Slab slab : all) {
-      int writerHolds = open.contains(slab) ? 1 : 0;
+      int writerHolds = openForSpans.contains(slab) || openForAppended.contains(slab) ? 1 : 0;
       holding += slab.holds() > writerHolds ? 1 : 0;
     }
     return holding;
   }
 
-  private synchronized Slab take() {
+  private synchronized Slab take(ArrayDeque<Slab> open) {
     Slab slab = open.pollLast();
     if (slab != null) {
       return slab;
@@ -108,7 +125,7 @@ public final class SpanStore {
     return slab;
   }
 
-  private synchronized void putOpen(Slab slab) {
+  private synchronized void putOpen(ArrayDeque<Slab> open, Slab slab) {
     open.addLast(slab);
   }
 
@@ -118,16 +135,21 @@ public final class SpanStore {
   }
 
   /**
-   * Places one request's spans, each in the slab it holds, one after the other. Used by one
-   * thread; each span placed takes one hold, which its holder releases.
+   * Places one request's spans, or the bytes appended to one trace's, each in the slab it holds,
+   * one after the other. Used by one thread; each span placed takes one hold, which its holder
+   * releases.
    */
   public final class Writer implements AutoCloseable {
+    /** The store's partly filled slabs this writer continues, and leaves its own in. */
+    private final ArrayDeque<Slab> open;
     private Slab slab;
     /** Slabs this writer moved on from, too full for a span, held until it closes. */
     private final ArrayDeque<Slab> filled = new ArrayDeque<>(2);
     private boolean exhausted;
 
-    private Writer() {}
+    private Writer(ArrayDeque<Slab> open) {
+      this.open = open;
+    }
 
     /**
      * Copies {@code source[offset, offset + length)} into a slab and takes a hold on it for the
@@ -157,7 +179,7 @@ public final class SpanStore {
         if (slab != null) {
           filled.add(slab);
         }
-        slab = take();
+        slab = take(open);
         if (slab == null) {
           exhausted = true;
           overflows.increment();
@@ -189,7 +211,7 @@ public final class SpanStore {
       filled.clear();
       if (slab != null) {
         if (slabBytes - slab.top >= slabBytes / 8) {
-          putOpen(slab);
+          putOpen(open, slab);
         } else {
           slab.release(1);
         }

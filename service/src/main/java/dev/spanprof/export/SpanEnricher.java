@@ -69,7 +69,7 @@ final class SpanEnricher {
     List<SpanRecord> spans = trace.spans();
     List<ExportEntry> entries = new ArrayList<>(spans.size());
     Attributes attributes = attributesOfThread.get().ofTrace();
-    try (SpanStore.Writer writer = store.writer()) {
+    try (SpanStore.Writer writer = store.appendWriter()) {
       for (int i = 0; i < spans.size(); i++) {
         SpanRecord span = spans.get(i);
         SpanProfile result = profile.spans().get(i);

@@ -79,6 +79,36 @@ class SpanStoreTest {
   }
 
   @Test
+  void appendedBytes_andReceivedSpans_continueSlabsOfTheirOwn() {
+    SpanStore.Writer appending = store.appendWriter();
+    int appended = appending.reserve(10);
+    Slab appendedSlab = appending.slab();
+    appending.close();
+    SpanStore.Writer receiving = store.writer();
+    SpanRecord span = place(receiving, bytes(10, 1));
+    receiving.close();
+
+    assertThat(appended).isZero();
+    assertThat(span.slab()).as("not the slab the appended bytes left open").isNotSameAs(appendedSlab);
+    assertThat(span.encodedOffset()).isZero();
+
+    SpanStore.Writer appendingNext = store.appendWriter();
+    assertThat(appendingNext.reserve(10)).isEqualTo(10);
+    assertThat(appendingNext.slab()).isSameAs(appendedSlab);
+    appendingNext.close();
+    SpanStore.Writer receivingNext = store.writer();
+    SpanRecord next = place(receivingNext, bytes(10, 2));
+    receivingNext.close();
+    assertThat(next.slab()).isSameAs(span.slab());
+    assertThat(next.encodedOffset()).isEqualTo(10);
+
+    // Released, the appended bytes' slab goes back to the store, whoever held it open.
+    Slab.release(List.of(span, span), ignored -> appendedSlab);
+    assertThat(store.slabsHoldingSpans()).isEqualTo(1);
+    assertThat(store.slabsInUse()).isEqualTo(2);
+  }
+
+  @Test
   void largeSpans_andSpansBeyondTheBound_getArraysOfTheirOwn() {
     SpanStore.Writer writer = store.writer();
     assertThat(writer.place(bytes(1025, 1), 0, 1025)).isEqualTo(-1);
