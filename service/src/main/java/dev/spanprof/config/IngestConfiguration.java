@@ -13,8 +13,12 @@ public final class IngestConfiguration {
   public static final int DEFAULT_MAX_MESSAGE_SIZE = 16 * 1024 * 1024;
   public static final int DEFAULT_MAX_INTERNED_STRINGS = 100_000;
   public static final Duration DEFAULT_RETRY_AFTER = Duration.ofSeconds(1);
-  /** Room for the bytes of about 600 000 SDK-sized spans: most of what the default buffers hold. */
-  public static final long DEFAULT_SPAN_STORE_SIZE = 256L * 1024 * 1024;
+  /**
+   * Room for what the default bounds hold of SDK-sized spans flat out, 240 to 300 MB of slabs in
+   * use, with slack: at 256 MB a third of the spans' byte ranges still overflowed (BENCHMARKS.md,
+   * forty-eighth stop).
+   */
+  public static final long DEFAULT_SPAN_STORE_SIZE = 384L * 1024 * 1024;
 
   private int maxMessageSize = DEFAULT_MAX_MESSAGE_SIZE;
   private int maxInternedStrings = DEFAULT_MAX_INTERNED_STRINGS;
