@@ -14,9 +14,9 @@ public final class IngestConfiguration {
   public static final int DEFAULT_MAX_INTERNED_STRINGS = 100_000;
   public static final Duration DEFAULT_RETRY_AFTER = Duration.ofSeconds(1);
   /**
-   * Room for what the default bounds hold of SDK-sized spans flat out, 240 to 300 MB of slabs in
-   * use, with slack: at 256 MB a third of the spans' byte ranges still overflowed (BENCHMARKS.md,
-   * forty-eighth stop).
+   * Room for what the default bounds hold of SDK-sized spans flat out, 230 to 250 MB of slabs in
+   * use, and more while forwarding falls behind: at 256 MB a third of the spans' byte ranges
+   * still overflowed (BENCHMARKS.md, forty-eighth stop).
    */
   public static final long DEFAULT_SPAN_STORE_SIZE = 384L * 1024 * 1024;
 
