@@ -89,7 +89,8 @@ class SpanStoreTest {
     receiving.close();
 
     assertThat(appended).isZero();
-    assertThat(span.slab()).as("not the slab the appended bytes left open").isNotSameAs(appendedSlab);
+    assertThat(span.slab()).as("not the slab the appended bytes left open")
+        .isNotSameAs(appendedSlab);
     assertThat(span.encodedOffset()).isZero();
 
     SpanStore.Writer appendingNext = store.appendWriter();
@@ -102,7 +103,7 @@ class SpanStoreTest {
     assertThat(next.slab()).isSameAs(span.slab());
     assertThat(next.encodedOffset()).isEqualTo(10);
 
-    // Released, the appended bytes' slab goes back to the store, whoever held it open.
+    // Its appended bytes released, that slab holds no span; it stays open for the next append.
     Slab.release(List.of(span, span), ignored -> appendedSlab);
     assertThat(store.slabsHoldingSpans()).isEqualTo(1);
     assertThat(store.slabsInUse()).isEqualTo(2);
