@@ -3,7 +3,7 @@
 # also as µs of one core per span spanprof accepted: the
 # decode-only sink as next hop, spanprof, and the load generator flat out; CPU time read from
 # /proc over a 40 s window after the warm-up (WARMUP seconds, default 30; 150 reaches the steady
-# state of a 512 MB span store). Run from the repository root after
+# state of the span store). Run from the repository root after
 # `mvn -B -q install -DskipTests`. spanprof's JVM options besides the heap in SPANPROF_JAVA_OPTS
 # (default: the collector its manifests choose).
 set -euo pipefail
