@@ -69,8 +69,7 @@ final class OtlpAttributes implements SpanRecord.AttributeDecoder {
   @Override
   public Attributes decode(byte[] buffer, int offset, int length) {
     try {
-      EncodedEntries entries = encodedEntries.get();
-      entries.clear();
+      EncodedEntries entries = spanEntries();
       WireReader in = new WireReader(buffer, offset, length);
       while (in.hasMore()) {
         int tag = in.readTag();
@@ -81,7 +80,7 @@ final class OtlpAttributes implements SpanRecord.AttributeDecoder {
           in.skip(tag);
         }
       }
-      return entries.attributes(buffer, checkedValue);
+      return checked(buffer, entries);
     } catch (InvalidOtlpException e) {
       throw new IllegalStateException("a span checked when it was accepted does not decode", e);
     }
@@ -133,8 +132,9 @@ final class OtlpAttributes implements SpanRecord.AttributeDecoder {
   }
 
   /**
-   * The thread's scratch space for the attributes of one span read at ingest, emptied: each
-   * entry goes through {@link #check}, then {@link #checked} gives the attributes.
+   * The thread's scratch space for the attributes of one span, emptied: at ingest each entry
+   * goes through {@link #check}, then {@link #checked} gives the attributes; {@link #decode}
+   * fills and reads it the same way.
    */
   EncodedEntries spanEntries() {
     EncodedEntries entries = encodedEntries.get();
@@ -153,8 +153,8 @@ final class OtlpAttributes implements SpanRecord.AttributeDecoder {
   }
 
   /**
-   * The attributes {@link #check} added to {@code entries}, their values decoded from {@code
-   * buffer} when asked for: valid as long as the buffer is.
+   * The attributes in {@code entries} (of {@link #spanEntries}), their values decoded from
+   * {@code buffer} when asked for: valid as long as the buffer is.
    */
   Attributes checked(byte[] buffer, EncodedEntries entries) {
     return entries.attributes(buffer, checkedValue);
