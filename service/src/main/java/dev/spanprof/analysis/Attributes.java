@@ -148,16 +148,35 @@ public final class Attributes {
   public static Attributes encoded(Keys keys, byte[] encoding, int[] valueRanges,
       ValueDecoder decoder) {
     Objects.requireNonNull(keys, "keys");
+    if (valueRanges.length != 2 * keys.size()) {
+      throw rangesMissing(keys, valueRanges);
+    }
+    return encodedView(keys, encoding, valueRanges, decoder);
+  }
+
+  /**
+   * The attributes {@link #encoded} would give, read in place from the first {@code 2 *
+   * keys.size()} numbers of {@code valueRanges}, which the caller keeps and may change once it
+   * no longer reads these: for attributes read where they are found and then dropped, as the
+   * ingest's mapping reads each span's, so that no span costs a copy of its ranges.
+   */
+  public static Attributes encodedView(Keys keys, byte[] encoding, int[] valueRanges,
+      ValueDecoder decoder) {
+    Objects.requireNonNull(keys, "keys");
     Objects.requireNonNull(encoding, "encoding");
     Objects.requireNonNull(decoder, "decoder");
-    if (valueRanges.length != 2 * keys.size()) {
-      throw new IllegalArgumentException("expected an offset and a length for each of "
-          + keys.size() + " keys, got " + valueRanges.length + " numbers");
+    if (valueRanges.length < 2 * keys.size()) {
+      throw rangesMissing(keys, valueRanges);
     }
     if (keys.size() == 0) {
       return EMPTY;
     }
     return new Attributes(keys, null, encoding, valueRanges, decoder);
+  }
+
+  private static IllegalArgumentException rangesMissing(Keys keys, int[] valueRanges) {
+    return new IllegalArgumentException("expected an offset and a length for each of "
+        + keys.size() + " keys, got " + valueRanges.length + " numbers");
   }
 
   /** The value under {@code key}, or null when absent. */

@@ -287,7 +287,7 @@ final class OtlpTraceMapper {
           .setEndNanos(end)
           // Decoded later from the span's own bytes when asked for; read from the request's
           // now, for the mapping only.
-          .setAttributes(attributes, attributes.checked(body, spanAttributes))
+          .setAttributes(attributes, attributes.checkedView(body, spanAttributes))
           .setResource(resource)
           .setScope(scope)
           .build());

@@ -1,6 +1,7 @@
 package dev.spanprof.analysis;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -115,6 +116,12 @@ class SpanMappingTest {
     List<SpanRecord> spans = new ArrayList<>();
     // Whether each span names a spanprof.* key, even with an empty value.
     List<Boolean> namesSpanprofKeys = new ArrayList<>();
+    // Each span's key list, encoding and value ranges, to map it again from them below.
+    List<Attributes.Keys> spanKeys = new ArrayList<>();
+    List<byte[]> encodings = new ArrayList<>();
+    List<int[]> valueRanges = new ArrayList<>();
+    Attributes.ValueDecoder decoder = (buffer, offset, length) ->
+        length == 0 ? null : new String(buffer, offset, length, StandardCharsets.UTF_8);
     for (int i = 0; i < 600; i++) {
       int keyList = random.nextInt(keyLists.length);
       Attributes.Keys keys = keyLists[keyList];
@@ -128,10 +135,11 @@ class SpanMappingTest {
         ranges[2 * k + 1] = value.length();
         encoding.append(value);
       }
-      Attributes attributes = Attributes.encoded(keys,
-          encoding.toString().getBytes(StandardCharsets.UTF_8), ranges,
-          (buffer, offset, length) ->
-              length == 0 ? null : new String(buffer, offset, length, StandardCharsets.UTF_8));
+      byte[] encoded = encoding.toString().getBytes(StandardCharsets.UTF_8);
+      spanKeys.add(keys);
+      encodings.add(encoded);
+      valueRanges.add(ranges.clone());
+      Attributes attributes = Attributes.encoded(keys, encoded, ranges, decoder);
       // Runs of one resource, as requests give them, and some switching span to span.
       SpanResource resource = resources[(i / 40 + (i % 7 == 0 ? 1 : 0)) % resources.length];
       spans.add(SpanRecord.builder().setTraceId(0, 1).setSpanId(i + 1)
@@ -165,6 +173,25 @@ class SpanMappingTest {
         }
       }
     }
+    // As the ingest maps spans: each one's attributes read in place from one scratch array,
+    // written over span by span, with what earlier spans left past this span's ranges.
+    int[] scratch = new int[64];
+    Arrays.fill(scratch, -1);
+    for (SpanMapping mapping : List.of(MAPPING, queues)) {
+      SpanMapping.Mapper inPlace = mapping.mapper();
+      SpanMapping.Mapper fromTheSpans = mapping.mapper();
+      for (int i = 0; i < spans.size(); i++) {
+        int[] ranges = valueRanges.get(i);
+        System.arraycopy(ranges, 0, scratch, 0, ranges.length);
+        Attributes view = Attributes.encodedView(spanKeys.get(i), encodings.get(i), scratch, decoder);
+        assertThat(view).isEqualTo(spans.get(i).attributes());
+        assertThat(inPlace.mapped(spans.get(i), view)).as("span %d", i)
+            .isEqualTo(fromTheSpans.mapped(spans.get(i)));
+      }
+    }
+    assertThatThrownBy(() -> Attributes.encodedView(keyLists[0], new byte[0], new int[5], decoder))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("expected an offset and a length for each of 3 keys, got 5 numbers");
     // The draw reaches every branch the rules have.
     assertThat(spans.stream().map(queues::state).distinct())
         .contains("wait.queue", "postgresql", "mysql", "idle");
