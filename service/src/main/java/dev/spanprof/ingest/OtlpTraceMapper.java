@@ -19,7 +19,6 @@ import io.opentelemetry.proto.trace.v1.Status;
 import java.io.ByteArrayOutputStream;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.List;
 
 /**
  * The one place where OTLP trace requests become {@link SpanRecord}s: one walk over the protobuf
@@ -134,7 +133,7 @@ final class OtlpTraceMapper {
   private final class Walk {
     private final byte[] body;
     private final SpanStore.Writer writer;
-    private final List<SpanRecord> spans = new ArrayList<>();
+    private final ArrayList<SpanRecord> spans = new ArrayList<>();
     private final Problems problems = new Problems();
     private final SpanRecord.Builder builder = SpanRecord.builder();
     private int endBeforeStart;
@@ -163,6 +162,8 @@ final class OtlpTraceMapper {
         throws InvalidOtlpException {
       Block block = new Block(offset, length);
       SpanScope scope = scope(block.header.concatenated(body), block.schemaUrl);
+      // Room for the scope's spans at once, rather than the list's copies as it grows.
+      spans.ensureCapacity(spans.size() + block.children.size);
       for (int i = 0; i < block.children.size; i++) {
         span(r, s, i, block.children.offset(i), block.children.length(i), resource, scope);
       }
