@@ -174,6 +174,16 @@ public final class Attributes {
     return new Attributes(keys, null, encoding, valueRanges, decoder);
   }
 
+  /**
+   * Whether these read {@code keys}' values from {@code encoding} by {@code valueRanges} in
+   * place, through {@code decoder}: a view ({@link #encodedView}) that serves for whatever those
+   * arrays hold now, as a new one would.
+   */
+  public boolean viewOf(Keys keys, byte[] encoding, int[] valueRanges, ValueDecoder decoder) {
+    return this.keys == keys && this.encoding == encoding && this.valueRanges == valueRanges
+        && this.decoder == decoder;
+  }
+
   private static IllegalArgumentException rangesMissing(Keys keys, int[] valueRanges) {
     return new IllegalArgumentException("expected an offset and a length for each of "
         + keys.size() + " keys, got " + valueRanges.length + " numbers");

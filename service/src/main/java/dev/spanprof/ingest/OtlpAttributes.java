@@ -164,9 +164,11 @@ final class OtlpAttributes implements SpanRecord.AttributeDecoder {
    * As {@link #checked}, read in place from {@code entries}: valid only until they are next
    * emptied ({@link #spanEntries}), for attributes read once where they are found. The ingest
    * walk maps each span so, without a copy of its value ranges (about 100 bytes a span).
+   * {@code previous}, the view of the span before, is given back when it reads the same keys
+   * from the same arrays, as the spans of one instrumentation in a request do.
    */
-  Attributes checkedView(byte[] buffer, EncodedEntries entries) {
-    return entries.view(buffer, checkedValue);
+  Attributes checkedView(byte[] buffer, EncodedEntries entries, Attributes previous) {
+    return entries.view(buffer, checkedValue, previous);
   }
 
   private Attributes read(byte[] buffer, int offset, int length, int entriesTag, boolean decode,
@@ -400,9 +402,14 @@ final class OtlpAttributes implements SpanRecord.AttributeDecoder {
           Arrays.copyOf(valueRanges, 2 * size), decoder);
     }
 
-    /** As {@link #attributes}, reading this scratch space's ranges: valid until it is cleared. */
-    Attributes view(byte[] encoding, Attributes.ValueDecoder decoder) {
-      return Attributes.encodedView(sharedKeys(encoding), encoding, valueRanges, decoder);
+    /**
+     * As {@link #attributes}, reading this scratch space's ranges: valid until it is cleared;
+     * {@code previous} when that already reads them so.
+     */
+    Attributes view(byte[] encoding, Attributes.ValueDecoder decoder, Attributes previous) {
+      Attributes.Keys keys = sharedKeys(encoding);
+      return previous.viewOf(keys, encoding, valueRanges, decoder) ? previous
+          : Attributes.encodedView(keys, encoding, valueRanges, decoder);
     }
 
     private Attributes.Keys sharedKeys(byte[] encoding) {

@@ -136,6 +136,8 @@ final class OtlpTraceMapper {
     private final ArrayList<SpanRecord> spans = new ArrayList<>();
     private final Problems problems = new Problems();
     private final SpanRecord.Builder builder = SpanRecord.builder();
+    /** The last span's attributes, read in place for the mapping; the next may read through it. */
+    private Attributes attributesView = Attributes.empty();
     private int endBeforeStart;
 
     Walk(byte[] body, SpanStore.Writer writer) {
@@ -277,6 +279,7 @@ final class OtlpTraceMapper {
       } else {
         builder.setEncoded(Arrays.copyOfRange(body, offset, offset + length));
       }
+      attributesView = attributes.checkedView(body, spanAttributes, attributesView);
       spans.add(builder
           .setTraceId(longAt(traceIdOffset), longAt(traceIdOffset + 8))
           .setSpanId(longAt(spanIdOffset))
@@ -288,7 +291,7 @@ final class OtlpTraceMapper {
           .setEndNanos(end)
           // Decoded later from the span's own bytes when asked for; read from the request's
           // now, for the mapping only.
-          .setAttributes(attributes, attributes.checkedView(body, spanAttributes))
+          .setAttributes(attributes, attributesView)
           .setResource(resource)
           .setScope(scope)
           .build());
