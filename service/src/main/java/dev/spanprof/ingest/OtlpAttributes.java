@@ -133,8 +133,8 @@ final class OtlpAttributes implements SpanRecord.AttributeDecoder {
 
   /**
    * The thread's scratch space for the attributes of one span, emptied: at ingest each entry
-   * goes through {@link #check}, then {@link #checked} gives the attributes; {@link #decode}
-   * fills and reads it the same way.
+   * goes through {@link #check}, then {@link #checkedView} gives the attributes for the mapping;
+   * {@link #decode} fills it the same way and gives them by {@link #checked}.
    */
   EncodedEntries spanEntries() {
     EncodedEntries entries = encodedEntries.get();
