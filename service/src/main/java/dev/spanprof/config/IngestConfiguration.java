@@ -19,11 +19,14 @@ public final class IngestConfiguration {
    * still overflowed (BENCHMARKS.md, forty-eighth stop).
    */
   public static final long DEFAULT_SPAN_STORE_SIZE = 384L * 1024 * 1024;
+  /** 0: one thread per available processor. */
+  public static final int DEFAULT_GRPC_THREADS = 0;
 
   private int maxMessageSize = DEFAULT_MAX_MESSAGE_SIZE;
   private int maxInternedStrings = DEFAULT_MAX_INTERNED_STRINGS;
   private Duration retryAfter = DEFAULT_RETRY_AFTER;
   private long spanStoreSize = DEFAULT_SPAN_STORE_SIZE;
+  private int grpcThreads = DEFAULT_GRPC_THREADS;
 
   /** The largest request body, after decompression, in bytes. */
   public int getMaxMessageSize() {
@@ -65,5 +68,23 @@ public final class IngestConfiguration {
           PREFIX + ".span-store-size must not be negative, was " + spanStoreSize);
     }
     this.spanStoreSize = spanStoreSize;
+  }
+
+  /** The threads that run the gRPC server's calls; 0 for one per available processor. */
+  public int getGrpcThreads() {
+    return grpcThreads;
+  }
+
+  public void setGrpcThreads(int grpcThreads) {
+    if (grpcThreads < 0) {
+      throw new IllegalArgumentException(
+          PREFIX + ".grpc-threads must not be negative, was " + grpcThreads);
+    }
+    this.grpcThreads = grpcThreads;
+  }
+
+  /** The configured gRPC threads, or one per available processor. */
+  public int effectiveGrpcThreads() {
+    return grpcThreads == 0 ? Runtime.getRuntime().availableProcessors() : grpcThreads;
   }
 }

@@ -51,6 +51,8 @@ class ConfigurationTest {
           .hasValue(IngestConfiguration.DEFAULT_MAX_INTERNED_STRINGS);
       assertThat(environment.getProperty("spanprof.ingest.retry-after", Duration.class))
           .hasValue(IngestConfiguration.DEFAULT_RETRY_AFTER);
+      assertThat(environment.getProperty("spanprof.ingest.grpc-threads", Integer.class))
+          .hasValue(IngestConfiguration.DEFAULT_GRPC_THREADS);
       assertThat(environment.getProperty("spanprof.shutdown-timeout", Duration.class))
           .hasValue(SpanprofConfiguration.DEFAULT_SHUTDOWN_TIMEOUT);
       assertThat(environment.getProperty("spanprof.management.host", String.class))
@@ -143,6 +145,21 @@ class ConfigurationTest {
     assertThatThrownBy(() -> ApplicationContext.run(
             Map.of("spanprof.analysis.workers", "-1"), Environment.TEST).close())
         .hasStackTraceContaining("spanprof.analysis.workers must not be negative, was -1");
+  }
+
+  @Test
+  void grpcThreads_zero_meansOnePerProcessor() {
+    IngestConfiguration ingest = new IngestConfiguration();
+    assertThat(ingest.effectiveGrpcThreads()).isEqualTo(Runtime.getRuntime().availableProcessors());
+    ingest.setGrpcThreads(3);
+    assertThat(ingest.effectiveGrpcThreads()).isEqualTo(3);
+  }
+
+  @Test
+  void start_negativeGrpcThreads_failsNamingTheKey() {
+    assertThatThrownBy(() -> ApplicationContext.run(
+            Map.of("spanprof.ingest.grpc-threads", "-1"), Environment.TEST).close())
+        .hasStackTraceContaining("spanprof.ingest.grpc-threads must not be negative, was -1");
   }
 
   @Test

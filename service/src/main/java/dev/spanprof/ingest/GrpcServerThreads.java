@@ -1,0 +1,56 @@
+package dev.spanprof.ingest;
+
+import dev.spanprof.config.IngestConfiguration;
+import io.grpc.ServerBuilder;
+import io.micronaut.context.event.BeanCreatedEvent;
+import io.micronaut.context.event.BeanCreatedEventListener;
+import jakarta.annotation.PreDestroy;
+import jakarta.inject.Singleton;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * Runs the gRPC server's calls (OTLP export, {@code spanprof.v1.ProfileService}, health) on a fixed
+ * pool of {@code spanprof.ingest.grpc-threads} threads, by default one per available processor,
+ * rather than on Micronaut's I/O executor, a cached pool.
+ *
+ * <p>The cached pool hands each call's events from the event loop to a thread through a
+ * {@code SynchronousQueue}, waking a parked thread for each, and grows a thread per concurrent
+ * call, each warming its own decode caches: flat out on two cores its threads spent 12 % more per
+ * span than these, relative to the next hop's (BENCHMARKS.md, fiftieth stop). A fixed pool also
+ * bounds the threads, and with them what their caches hold, by configuration. Its queue is not
+ * bounded: gRPC must not have a call's event refused, and what a queued call holds is its
+ * request, bounded by {@code spanprof.ingest.max-message-size} and HTTP/2 flow control as it was
+ * on a pooled thread.
+ */
+@Singleton
+final class GrpcServerThreads implements BeanCreatedEventListener<ServerBuilder<?>> {
+
+  static final String THREAD_PREFIX = "spanprof-grpc-";
+
+  private final ThreadPoolExecutor executor;
+
+  GrpcServerThreads(IngestConfiguration configuration) {
+    int threads = configuration.effectiveGrpcThreads();
+    AtomicInteger created = new AtomicInteger();
+    this.executor = new ThreadPoolExecutor(threads, threads, 0, TimeUnit.MILLISECONDS,
+        new LinkedBlockingQueue<>(), task -> {
+          Thread thread = new Thread(task, THREAD_PREFIX + created.incrementAndGet());
+          thread.setDaemon(true);
+          return thread;
+        });
+  }
+
+  @Override
+  public ServerBuilder<?> onCreated(BeanCreatedEvent<ServerBuilder<?>> event) {
+    return event.getBean().executor(executor);
+  }
+
+  /** Lets the calls already queued finish; the server has stopped taking new ones by then. */
+  @PreDestroy
+  void shutdown() {
+    executor.shutdown();
+  }
+}
