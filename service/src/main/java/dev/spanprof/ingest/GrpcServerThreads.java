@@ -17,18 +17,18 @@ import java.util.concurrent.atomic.AtomicInteger;
  * rather than on Micronaut's I/O executor, a cached pool.
  *
  * <p>The cached pool hands each call's events from the event loop to a thread through a
- * {@code SynchronousQueue}, waking a parked thread for each, and grows a thread per concurrent
- * call, each warming its own decode caches: flat out on two cores its threads spent 12 % more per
- * span than these, relative to the next hop's (BENCHMARKS.md, fiftieth stop). A fixed pool also
- * bounds the threads, and with them what their caches hold, by configuration. Its queue is not
- * bounded: gRPC must not have a call's event refused, and what a queued call holds is its
- * request, bounded by {@code spanprof.ingest.max-message-size} and HTTP/2 flow control as it was
- * on a pooled thread.
+ * {@code SynchronousQueue}, waking a parked thread for each, and grows a thread for each call that
+ * finds none idle, each warming its own decode caches. Flat out on two cores these threads cost
+ * 12 % less per span than the cached pool's, and the event loop 11 % less, each against the next
+ * hop's CPU in the same run (BENCHMARKS.md, fiftieth stop). A fixed pool also bounds the threads,
+ * and what their caches hold, by configuration. Its queue is not bounded: gRPC must not have a
+ * call's event refused. A call waiting in it holds what its client has sent, within
+ * {@code spanprof.ingest.max-message-size}, as a call on a pooled thread did.
  */
 @Singleton
 final class GrpcServerThreads implements BeanCreatedEventListener<ServerBuilder<?>> {
 
-  static final String THREAD_PREFIX = "spanprof-grpc-";
+  private static final String THREAD_PREFIX = "spanprof-grpc-";
 
   private final ThreadPoolExecutor executor;
 
