@@ -66,7 +66,7 @@ for pid in (service, sink, generator):
             share = 100 * value / machine
             print('    %5.1f %%  %-15s%s' % (share, name, per_span(share)))
         # Threads that ended within the window count in the process, in no group (a pool's
-        # threads come and go: the request walk's executor's, mostly).
+        # threads come and go: before spanprof.ingest.grpc-threads, the request walk's, mostly).
         share = 100 * (used[(pid, '=process')] - sum(value for value, _ in groups)) / machine
         print('    %5.1f %%  %-15s%s' % (share, '(ended threads)', per_span(share)))
 print('the rest  %5.1f %% (idle, other processes)'
