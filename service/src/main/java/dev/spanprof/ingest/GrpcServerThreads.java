@@ -48,7 +48,7 @@ final class GrpcServerThreads implements BeanCreatedEventListener<ServerBuilder<
     return event.getBean().executor(executor);
   }
 
-  /** Lets the calls already queued finish; the server has stopped taking new ones by then. */
+  /** Lets the calls already queued finish, then ends the threads: a closed context leaves none. */
   @PreDestroy
   void shutdown() {
     executor.shutdown();
