@@ -4,10 +4,8 @@ import dev.spanprof.analysis.Slab;
 import java.time.Duration;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
@@ -113,22 +111,6 @@ public final class TraceWorkers implements TraceHandoff {
     } finally {
       Slab.release(trace.spans());
       queuedSpans.addAndGet(-trace.spanCount());
-    }
-  }
-
-  private static final class NamedDaemonThreads implements ThreadFactory {
-    private final String prefix;
-    private final AtomicInteger next = new AtomicInteger();
-
-    NamedDaemonThreads(String prefix) {
-      this.prefix = prefix;
-    }
-
-    @Override
-    public Thread newThread(Runnable task) {
-      Thread thread = new Thread(task, prefix + next.incrementAndGet());
-      thread.setDaemon(true);
-      return thread;
     }
   }
 }

@@ -1,5 +1,6 @@
 package dev.spanprof.ingest;
 
+import dev.spanprof.assembly.NamedDaemonThreads;
 import dev.spanprof.config.IngestConfiguration;
 import io.grpc.ServerBuilder;
 import io.micronaut.context.event.BeanCreatedEvent;
@@ -9,7 +10,6 @@ import jakarta.inject.Singleton;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * Runs the gRPC server's calls (OTLP export, {@code spanprof.v1.ProfileService}, health) on a fixed
@@ -30,19 +30,12 @@ import java.util.concurrent.atomic.AtomicInteger;
 @Singleton
 final class GrpcServerThreads implements BeanCreatedEventListener<ServerBuilder<?>> {
 
-  private static final String THREAD_PREFIX = "spanprof-grpc-";
-
   private final ThreadPoolExecutor executor;
 
   GrpcServerThreads(IngestConfiguration configuration) {
     int threads = configuration.effectiveGrpcThreads();
-    AtomicInteger created = new AtomicInteger();
     this.executor = new ThreadPoolExecutor(threads, threads, 0, TimeUnit.MILLISECONDS,
-        new LinkedBlockingQueue<>(), task -> {
-          Thread thread = new Thread(task, THREAD_PREFIX + created.incrementAndGet());
-          thread.setDaemon(true);
-          return thread;
-        });
+        new LinkedBlockingQueue<>(), new NamedDaemonThreads("spanprof-grpc-"));
   }
 
   @Override
