@@ -32,6 +32,7 @@ class BenchmarksSmokeTest {
 
     assertThat(results).extracting(result -> result.getParams().getBenchmark())
         .contains("dev.spanprof.ingest.DecodeBenchmark.parseAndMap",
+            "dev.spanprof.ingest.DecodeBenchmark.countOnly",
             "dev.spanprof.bench.AssemblyBenchmark.offer",
             "dev.spanprof.bench.AnalysisBenchmark.analyze",
             "dev.spanprof.bench.RankingBenchmark.refresh",

@@ -139,6 +139,26 @@ public final class TraceAssembler {
     return true;
   }
 
+  /**
+   * Whether {@code spans} more spans fit the buffer as it is, without completing any trace. Asked
+   * without reserving: another thread may take the room the moment after.
+   */
+  public boolean hasRoomFor(int spans) {
+    return bufferedSpans.get() + spans <= policy.maxBufferedSpans();
+  }
+
+  /**
+   * Whether the buffer could make room now: it is empty, or the hand-off would take its oldest
+   * trace. When not, and a request does not fit ({@link #hasRoomFor}), {@link #offer} would refuse
+   * it as full; ingest asks both before decoding a request, so that under overload it refuses one
+   * for the cost of counting its spans. Asked without completing anything, so the answer may
+   * change the moment after.
+   */
+  public boolean canMakeRoom() {
+    Shard victim = shardWithOldest();
+    return victim == null || victim.canEvictOldest();
+  }
+
   /** Spans accepted and not yet handed on with their completed trace. */
   public long bufferedSpans() {
     return bufferedSpans.get();
@@ -175,6 +195,12 @@ public final class TraceAssembler {
    *     is empty or the hand-off has no room
    */
   private boolean evictOldest() {
+    Shard victim = shardWithOldest();
+    return victim != null && victim.evictOldest();
+  }
+
+  /** The shard whose oldest open trace arrived first, by a lock-free scan; null when empty. */
+  private Shard shardWithOldest() {
     Shard victim = null;
     long victimArrival = 0;
     for (Shard shard : shards) {
@@ -185,7 +211,7 @@ public final class TraceAssembler {
         victimArrival = oldest.firstArrivalNanos;
       }
     }
-    return victim != null && victim.evictOldest();
+    return victim;
   }
 
   private Shard shardOf(long traceIdHigh, long traceIdLow) {
@@ -336,6 +362,11 @@ public final class TraceAssembler {
         }
       }
       return true;
+    }
+
+    synchronized boolean canEvictOldest() {
+      PendingTrace trace = oldest;
+      return trace == null || handoff.hasRoomFor(trace.spans.size());
     }
 
     synchronized boolean evictOldest() {

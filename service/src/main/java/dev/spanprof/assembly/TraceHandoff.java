@@ -9,4 +9,12 @@ public interface TraceHandoff {
    * caller then keeps the trace and offers it again later.
    */
   boolean offer(CompletedTrace trace);
+
+  /**
+   * Whether {@link #offer} would take a trace of {@code traceSpans} spans now, asked without
+   * taking anything: another thread may change the answer the moment after.
+   */
+  default boolean hasRoomFor(int traceSpans) {
+    return true;
+  }
 }

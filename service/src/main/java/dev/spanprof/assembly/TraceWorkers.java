@@ -62,6 +62,15 @@ public final class TraceWorkers implements TraceHandoff {
     }
   }
 
+  @Override
+  public boolean hasRoomFor(int traceSpans) {
+    if (draining) {
+      return true;
+    }
+    long queued = queuedSpans.get();
+    return fits(queued, traceSpans) && sink.hasRoomFor(queued, traceSpans);
+  }
+
   /** Spans handed over and not yet through the sink. */
   public long queuedSpans() {
     return queuedSpans.get();
@@ -94,13 +103,17 @@ public final class TraceWorkers implements TraceHandoff {
   private boolean reserve(int spans) {
     while (true) {
       long current = queuedSpans.get();
-      if (current > 0 && current + spans > maxQueuedSpans) {
+      if (!fits(current, spans)) {
         return false;
       }
       if (queuedSpans.compareAndSet(current, current + spans)) {
         return true;
       }
     }
+  }
+
+  private boolean fits(long queued, int spans) {
+    return queued == 0 || queued + spans <= maxQueuedSpans;
   }
 
   private void process(CompletedTrace trace) {

@@ -50,6 +50,12 @@ final class TraceIngest {
 
   /** A body in {@code body[0, length)}; nothing refers to the array once this returns. */
   IngestResult exportProtobuf(byte[] body, int length, Transport transport) {
+    if (gate.isOpen() && !assembler.canMakeRoom()) {
+      IngestResult refused = refuseUndecoded(body, length, transport);
+      if (refused != null) {
+        return refused;
+      }
+    }
     return export(transport, () -> mapProtobuf(body, length));
   }
 
@@ -79,6 +85,27 @@ final class TraceIngest {
     } finally {
       mapped.writer().close();
     }
+  }
+
+  /**
+   * Refuses a request that the full buffer would refuse anyway, having only counted its spans:
+   * under overload, decoding each request before refusing it took the core the accepted ones
+   * needed. The spans count as refused for a full buffer, invalid or not. Returns null when the
+   * request fits after all, or its framing is malformed (the decode then says where), or it is
+   * too large for the whole buffer: the decode's path answers those.
+   */
+  private IngestResult refuseUndecoded(byte[] body, int length, Transport transport) {
+    int spans;
+    try {
+      spans = OtlpSpanCount.of(body, length);
+    } catch (InvalidOtlpException malformed) {
+      return null;
+    }
+    if (spans == 0 || spans > maxBufferedSpans || assembler.hasRoomFor(spans)) {
+      return null;
+    }
+    listener.onRefused(transport, SpanRefusal.BUFFER_FULL, spans);
+    return bufferFull(spans);
   }
 
   private MappedRequest mapProtobuf(byte[] body, int length) throws InvalidOtlpException {
@@ -112,9 +139,7 @@ final class TraceIngest {
       }
       case REFUSED_FULL -> {
         listener.onRefused(transport, SpanRefusal.BUFFER_FULL, valid);
-        yield IngestResult.refused(Outcome.FULL,
-            "the span buffer is full (spanprof.assembly.max-buffered-spans=" + maxBufferedSpans
-                + "); none of the " + valid + " spans was taken, retry later");
+        yield bufferFull(valid);
       }
       case REFUSED_TOO_LARGE -> {
         listener.onRefused(transport, SpanRefusal.TOO_LARGE, valid);
@@ -124,6 +149,12 @@ final class TraceIngest {
                 + "); split it into smaller requests");
       }
     };
+  }
+
+  private IngestResult bufferFull(int spans) {
+    return IngestResult.refused(Outcome.FULL,
+        "the span buffer is full (spanprof.assembly.max-buffered-spans=" + maxBufferedSpans
+            + "); none of the " + spans + " spans was taken, retry later");
   }
 
   /** Turns a request body into span records, or says why it cannot. */

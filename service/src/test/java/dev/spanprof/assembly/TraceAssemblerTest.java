@@ -153,6 +153,46 @@ class TraceAssemblerTest {
   }
 
   @Test
+  void canMakeRoom_asksTheHandoffForTheOldestTrace_asOfferWouldEvictIt() {
+    TraceAssembler assembler = assembler(4, 100);
+    assembler.offer(List.of(span(1, 1), span(1, 2), span(1, 3)));
+    time.advance(Duration.ofMillis(1));
+    assembler.offer(List.of(span(2, 1)));
+    handoff.maxTraceSpans = 2; // room for trace 2, not for trace 1, the oldest
+
+    assertThat(assembler.canMakeRoom()).isFalse();
+    assertThat(assembler.hasRoomFor(1)).isFalse();
+    assertThat(assembler.offer(List.of(span(3, 1)))).isEqualTo(OfferResult.REFUSED_FULL);
+
+    handoff.maxTraceSpans = 3;
+    assertThat(assembler.canMakeRoom()).isTrue();
+    assertThat(assembler.offer(List.of(span(3, 1)))).isEqualTo(OfferResult.ACCEPTED);
+    assertThat(handoff.traces).extracting(CompletedTrace::traceId).containsExactly(new TraceId(0, 1));
+  }
+
+  @Test
+  void canMakeRoom_emptyBuffer_trueWhateverTheHandoff() {
+    TraceAssembler assembler = assembler(4, 100);
+    handoff.refusing = true;
+
+    assertThat(assembler.canMakeRoom()).isTrue();
+    assertThat(assembler.hasRoomFor(4)).isTrue();
+    assertThat(assembler.hasRoomFor(5)).isFalse();
+  }
+
+  @Test
+  void hasRoomFor_countsWhatIsBuffered() {
+    TraceAssembler assembler = assembler(4, 100);
+    assembler.offer(List.of(span(1, 1), span(2, 1), span(3, 1)));
+    handoff.refusing = true;
+
+    assertThat(assembler.hasRoomFor(1)).isTrue();
+    assertThat(assembler.offer(List.of(span(4, 1)))).isEqualTo(OfferResult.ACCEPTED);
+    assertThat(assembler.hasRoomFor(1)).isFalse();
+    assertThat(assembler.canMakeRoom()).isFalse();
+  }
+
+  @Test
   void offer_moreSpansThanTheBufferHolds_refusedAsTooLarge() {
     TraceAssembler assembler = assembler(2, 100);
 

@@ -95,13 +95,14 @@ class TraceWorkersTest {
       }
     }, AssemblyListener.NOOP);
 
+    assertThat(workers.hasRoomFor(3)).isFalse();
     assertThat(workers.offer(trace(1, 3))).isFalse();
     assertThat(workers.queuedSpans()).isZero();
     room.set(true);
     assertThat(workers.offer(trace(1, 3))).isTrue();
     assertThat(workers.offer(trace(2, 4))).isTrue();
     synchronized (asked) {
-      assertThat(asked).containsExactly("0+3", "0+3", "3+4");
+      assertThat(asked).containsExactly("0+3", "0+3", "0+3", "3+4");
     }
 
     workers.beginDrain();
@@ -110,6 +111,19 @@ class TraceWorkersTest {
     release.countDown();
     assertThat(workers.shutdown(Duration.ofSeconds(10))).isTrue();
     assertThat(processed).extracting(trace -> trace.traceId().low()).containsExactly(1L, 2L, 3L);
+  }
+
+  @Test
+  void hasRoomFor_answersAsOfferWould_withoutQueueing() {
+    TraceWorkers workers = blockedWorkers(5);
+    assertThat(workers.hasRoomFor(10)).as("an empty queue takes any one trace").isTrue();
+    workers.offer(trace(1, 3));
+
+    assertThat(workers.hasRoomFor(2)).isTrue();
+    assertThat(workers.hasRoomFor(3)).isFalse();
+    assertThat(workers.queuedSpans()).isEqualTo(3);
+    workers.beginDrain();
+    assertThat(workers.hasRoomFor(3)).as("draining for shutdown: bound lifted").isTrue();
   }
 
   @Test

@@ -36,7 +36,8 @@ import org.junit.jupiter.api.Test;
 /**
  * The wire walk against protobuf's own parser as the oracle, on random requests; and on random
  * corruptions of them, that the walk either maps or refuses the body, and that whatever it maps
- * decodes later (attributes are only checked at ingest).
+ * decodes later (attributes are only checked at ingest). The span count a full buffer refuses
+ * requests by is checked against both.
  */
 class OtlpTraceMapperOracleTest {
 
@@ -82,6 +83,8 @@ class OtlpTraceMapperOracleTest {
         }
       }
       assertThat(mapped.rejectedSpans()).as("round %d", round).isEqualTo(rejected);
+      assertThat(OtlpSpanCount.of(body, body.length)).as("round %d, counted", round)
+          .isEqualTo(valid.size() + rejected);
       assertThat(mapped.spans()).as("round %d", round).hasSize(valid.size());
       for (int i = 0; i < valid.size(); i++) {
         Span span = valid.get(i);
@@ -121,15 +124,26 @@ class OtlpTraceMapperOracleTest {
         continue;
       }
       byte[] corrupted = corrupt(body, random);
+      int[] walkedSpans = new int[1];
       Throwable thrown = catchThrowable(() -> {
         MappedRequest request = mapper.map(corrupted);
         for (SpanRecord span : request.spans()) {
           span.attributes(); // decoded now, from bytes only checked at ingest
         }
+        walkedSpans[0] = request.spans().size() + request.rejectedSpans();
         Slab.release(request.spans());
         request.writer().close();
       });
+      // The count reads a part of what the walk reads: it refuses no body the walk maps, and
+      // counts the spans the walk found, valid or not.
+      Integer counted = null;
+      try {
+        counted = OtlpSpanCount.of(corrupted, corrupted.length);
+      } catch (InvalidOtlpException e) {
+        assertThat(thrown).as("round %d: the walk refuses what the count refuses", round).isNotNull();
+      }
       if (thrown == null) {
+        assertThat(counted).as("round %d", round).isEqualTo(walkedSpans[0]);
         mapped++;
       } else {
         assertThat(thrown).as("round %d", round).isInstanceOf(InvalidOtlpException.class);

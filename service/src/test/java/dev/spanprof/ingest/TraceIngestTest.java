@@ -7,9 +7,11 @@ import dev.spanprof.analysis.SpanRecord;
 import dev.spanprof.analysis.SpanStore;
 import dev.spanprof.analysis.TraceId;
 import dev.spanprof.assembly.AssemblyListener;
+import dev.spanprof.assembly.CompletedTrace;
 import dev.spanprof.assembly.AssemblyPolicy;
 import dev.spanprof.assembly.ManualTimeSource;
 import dev.spanprof.assembly.TraceAssembler;
+import dev.spanprof.assembly.TraceHandoff;
 import dev.spanprof.config.AssemblyConfiguration;
 import dev.spanprof.config.IngestConfiguration;
 import dev.spanprof.ingest.IngestResult.Outcome;
@@ -23,9 +25,21 @@ class TraceIngestTest {
 
   private final List<String> events = new ArrayList<>();
   private final IngestGate gate = new IngestGate(null);
+  /** Whether the analysis takes completed traces: when not, a full buffer cannot make room. */
+  private boolean analysisHasRoom = true;
   private final TraceAssembler assembler = new TraceAssembler(
       new AssemblyPolicy(Duration.ofSeconds(5), Duration.ofSeconds(60), 2, 100, 100),
-      new ManualTimeSource(), trace -> true, AssemblyListener.NOOP);
+      new ManualTimeSource(), new TraceHandoff() {
+        @Override
+        public boolean offer(CompletedTrace trace) {
+          return analysisHasRoom;
+        }
+
+        @Override
+        public boolean hasRoomFor(int traceSpans) {
+          return analysisHasRoom;
+        }
+      }, AssemblyListener.NOOP);
   private final SpanStore store = SpanStore.ofSize(1 << 20);
   private final TraceIngest ingest;
   private boolean forwardingHasRoom = true;
@@ -95,6 +109,80 @@ class TraceIngestTest {
     assertThat(events).containsExactly("refused too_large 3");
     assertThat(assembler.bufferedSpans()).isZero();
     assertThat(store.slabsHoldingSpans()).as("the refused spans' bytes given back").isZero();
+  }
+
+  @Test
+  void exportProtobuf_bufferFullAndAnalysisFull_refusedAsFullHavingOnlyCountedTheSpans() {
+    fillTheBufferWhileTheAnalysisIsFull();
+    // Spans that the walk would refuse as malformed: the refusal did not read them.
+    byte[] body = malformedSpans();
+
+    IngestResult result = ingest.exportProtobuf(body, Transport.GRPC);
+
+    assertThat(result.outcome()).isEqualTo(Outcome.FULL);
+    assertThat(result.message()).isEqualTo("the span buffer is full "
+        + "(spanprof.assembly.max-buffered-spans=2); none of the 2 spans was taken, retry later");
+    assertThat(events).containsExactly("refused buffer_full 2");
+    assertThat(assembler.bufferedSpans()).isEqualTo(1);
+    assertThat(store.slabsHoldingSpans()).as("only the buffered span's bytes held").isOne();
+  }
+
+  @Test
+  void exportProtobuf_bufferFullButAnalysisTakesTheOldestTrace_decodedAsUsual() {
+    fillTheBufferWhileTheAnalysisIsFull();
+    analysisHasRoom = true;
+
+    IngestResult result = ingest.exportProtobuf(malformedSpans(), Transport.GRPC);
+
+    assertThat(result.outcome()).isEqualTo(Outcome.MALFORMED);
+    assertThat(events).containsExactly("rejected malformed");
+  }
+
+  @Test
+  void exportProtobuf_analysisFullButTheRequestFits_accepted() {
+    fillTheBufferWhileTheAnalysisIsFull();
+    TraceId trace = new TraceId(4, 4);
+
+    IngestResult result = ingest.exportProtobuf(
+        Otlp.request("shop", Otlp.span(trace, 1)).toByteArray(), Transport.GRPC);
+
+    assertThat(result.outcome()).isEqualTo(Outcome.ACCEPTED);
+    assertThat(events).containsExactly("accepted 1", "forwardable 1");
+    assertThat(assembler.bufferedSpans()).isEqualTo(2);
+  }
+
+  @Test
+  void exportProtobuf_bufferAndAnalysisFull_malformedFramingOrTooLargeOrClosed_saidAsUsual() {
+    fillTheBufferWhileTheAnalysisIsFull();
+    TraceId trace = new TraceId(5, 5);
+    byte[] tooLarge = Otlp.request("shop", Otlp.span(trace, 1), Otlp.span(trace, 2),
+        Otlp.span(trace, 3)).toByteArray();
+
+    assertThat(ingest.exportProtobuf(new byte[] {0x0A, 0x05}, Transport.GRPC).outcome())
+        .isEqualTo(Outcome.MALFORMED);
+    assertThat(ingest.exportProtobuf(tooLarge, Transport.GRPC).outcome())
+        .isEqualTo(Outcome.TOO_LARGE);
+    gate.close();
+    assertThat(ingest.exportProtobuf(malformedSpans(), Transport.GRPC).outcome())
+        .isEqualTo(Outcome.UNAVAILABLE);
+    assertThat(events)
+        .containsExactly("rejected malformed", "refused too_large 3", "rejected unavailable");
+  }
+
+  /** One span buffered of two, and a hand-off that takes no trace: nothing can make room. */
+  private void fillTheBufferWhileTheAnalysisIsFull() {
+    analysisHasRoom = false;
+    TraceId trace = new TraceId(3, 3);
+    ingest.exportProtobuf(Otlp.request("shop", Otlp.span(trace, 1)).toByteArray(), Transport.GRPC);
+    assertThat(assembler.canMakeRoom()).isFalse();
+    events.clear();
+  }
+
+  /** A request of two spans framed as OTLP, whose content is not a span: a tag cut short. */
+  private static byte[] malformedSpans() {
+    byte[] span = {0x08};
+    return OtlpSpanCountTest.field(1, OtlpSpanCountTest.field(2,
+        OtlpSpanCountTest.field(2, span), OtlpSpanCountTest.field(2, span)));
   }
 
   @Test
