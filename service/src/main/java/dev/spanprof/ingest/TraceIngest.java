@@ -50,6 +50,7 @@ final class TraceIngest {
 
   /** A body in {@code body[0, length)}; nothing refers to the array once this returns. */
   IngestResult exportProtobuf(byte[] body, int length, Transport transport) {
+    // While shutting down, every request gets UNAVAILABLE (in export), full buffer or not.
     if (gate.isOpen() && !assembler.canMakeRoom()) {
       IngestResult refused = refuseUndecoded(body, length, transport);
       if (refused != null) {
