@@ -40,6 +40,7 @@ import org.junit.jupiter.api.Test;
  *   requests 1-5  (10 spans, one trace each)  fill the buffer               accepted
  *   requests 6-7  evict the oldest trace each into the worker queue (10+10)  accepted
  *   requests 8-   the queue is full, nothing more can be evicted            refused
+ *   then 2 spans that are not spans inside: refused as full, not decoded      refused
  * </pre>
  */
 @MicronautTest
@@ -105,6 +106,16 @@ class BackpressureTest {
           }
         }
       }
+      // Refused before it is decoded: spans that are not spans inside, framed as OTLP, are
+      // refused as full, not as malformed.
+      HttpResponse<byte[]> undecoded = http.send(
+          HttpRequest.newBuilder(URI.create(ports.httpUrl("/v1/traces")))
+              .header("Content-Type", "application/x-protobuf")
+              .POST(HttpRequest.BodyPublishers.ofByteArray(OtlpSpanCountTest.twoMalformedSpans()))
+              .build(),
+          HttpResponse.BodyHandlers.ofByteArray());
+      sent += 2;
+      assertThat(undecoded.statusCode()).isEqualTo(429);
     } finally {
       channel.shutdownNow().awaitTermination(10, TimeUnit.SECONDS);
     }
@@ -119,7 +130,7 @@ class BackpressureTest {
     double completed = meters.count("spanprof.completed.spans", "completion", "evicted");
     double buffered = meters.gauge("spanprof.buffered.spans");
     assertThat(received).isEqualTo(70);
-    assertThat(refused).isEqualTo(130);
+    assertThat(refused).isEqualTo(132);
     assertThat(buffered).isEqualTo(50).isEqualTo(assembler.bufferedSpans());
     assertThat(completed).isEqualTo(20).isEqualTo(workers.queuedSpans());
     // Every span sent: completed (handed to the analysis) + still buffered + refused.

@@ -115,7 +115,7 @@ class TraceIngestTest {
   void exportProtobuf_bufferFullAndAnalysisFull_refusedAsFullHavingOnlyCountedTheSpans() {
     fillTheBufferWhileTheAnalysisIsFull();
     // Spans that the walk would refuse as malformed: the refusal did not read them.
-    byte[] body = malformedSpans();
+    byte[] body = OtlpSpanCountTest.twoMalformedSpans();
 
     IngestResult result = ingest.exportProtobuf(body, Transport.GRPC);
 
@@ -132,7 +132,7 @@ class TraceIngestTest {
     fillTheBufferWhileTheAnalysisIsFull();
     analysisHasRoom = true;
 
-    IngestResult result = ingest.exportProtobuf(malformedSpans(), Transport.GRPC);
+    IngestResult result = ingest.exportProtobuf(OtlpSpanCountTest.twoMalformedSpans(), Transport.GRPC);
 
     assertThat(result.outcome()).isEqualTo(Outcome.MALFORMED);
     assertThat(events).containsExactly("rejected malformed");
@@ -163,7 +163,7 @@ class TraceIngestTest {
     assertThat(ingest.exportProtobuf(tooLarge, Transport.GRPC).outcome())
         .isEqualTo(Outcome.TOO_LARGE);
     gate.close();
-    assertThat(ingest.exportProtobuf(malformedSpans(), Transport.GRPC).outcome())
+    assertThat(ingest.exportProtobuf(OtlpSpanCountTest.twoMalformedSpans(), Transport.GRPC).outcome())
         .isEqualTo(Outcome.UNAVAILABLE);
     assertThat(events)
         .containsExactly("rejected malformed", "refused too_large 3", "rejected unavailable");
@@ -178,12 +178,6 @@ class TraceIngestTest {
     events.clear();
   }
 
-  /** A request of two spans framed as OTLP, whose content is not a span: a tag cut short. */
-  private static byte[] malformedSpans() {
-    byte[] span = {0x08};
-    return OtlpSpanCountTest.field(1, OtlpSpanCountTest.field(2,
-        OtlpSpanCountTest.field(2, span), OtlpSpanCountTest.field(2, span)));
-  }
 
   @Test
   void exportJson_gateClosed_unavailableWithoutDecoding() {
