@@ -76,12 +76,7 @@ class BackpressureTest {
         ExportTraceServiceRequest export = tenSpanTrace(request);
         sent += SPANS_PER_REQUEST;
         if (request % 2 == 0) {
-          HttpResponse<byte[]> response = http.send(
-              HttpRequest.newBuilder(URI.create(ports.httpUrl("/v1/traces")))
-                  .header("Content-Type", "application/x-protobuf")
-                  .POST(HttpRequest.BodyPublishers.ofByteArray(export.toByteArray()))
-                  .build(),
-              HttpResponse.BodyHandlers.ofByteArray());
+          HttpResponse<byte[]> response = post(http, ports, export.toByteArray());
           if (response.statusCode() == 200) {
             httpAccepted++;
           } else {
@@ -108,12 +103,7 @@ class BackpressureTest {
       }
       // Refused before it is decoded: spans that are not spans inside, framed as OTLP, are
       // refused as full, not as malformed.
-      HttpResponse<byte[]> undecoded = http.send(
-          HttpRequest.newBuilder(URI.create(ports.httpUrl("/v1/traces")))
-              .header("Content-Type", "application/x-protobuf")
-              .POST(HttpRequest.BodyPublishers.ofByteArray(OtlpSpanCountTest.twoMalformedSpans()))
-              .build(),
-          HttpResponse.BodyHandlers.ofByteArray());
+      HttpResponse<byte[]> undecoded = post(http, ports, OtlpSpanCountTest.twoMalformedSpans());
       sent += 2;
       assertThat(undecoded.statusCode()).isEqualTo(429);
     } finally {
@@ -136,6 +126,16 @@ class BackpressureTest {
     // Every span sent: completed (handed to the analysis) + still buffered + refused.
     assertThat(completed + buffered + refused).isEqualTo(sent);
     sink.release();
+  }
+
+  private static HttpResponse<byte[]> post(HttpClient http, Ports ports, byte[] body)
+      throws Exception {
+    return http.send(
+        HttpRequest.newBuilder(URI.create(ports.httpUrl("/v1/traces")))
+            .header("Content-Type", "application/x-protobuf")
+            .POST(HttpRequest.BodyPublishers.ofByteArray(body))
+            .build(),
+        HttpResponse.BodyHandlers.ofByteArray());
   }
 
   private static ExportTraceServiceRequest tenSpanTrace(int number) {
