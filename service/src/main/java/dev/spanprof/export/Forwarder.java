@@ -136,8 +136,12 @@ public final class Forwarder implements ProfileConsumer, AcceptedSpansConsumer {
    */
   @Override
   public boolean hasRoomFor(int spans) {
-    return !enabled || mode != Mode.PASSTHROUGH || !lastSendWentThrough
-        || queue.hasRoomFor(0, spans);
+    return !mayRefuse() || queue.hasRoomFor(0, spans);
+  }
+
+  @Override
+  public boolean mayRefuse() {
+    return enabled && mode == Mode.PASSTHROUGH && lastSendWentThrough;
   }
 
   /** Spans waiting to be sent or in flight. */

@@ -15,4 +15,12 @@ public interface AcceptedSpansConsumer {
   default boolean hasRoomFor(int spans) {
     return true;
   }
+
+  /**
+   * Whether {@link #hasRoomFor} may say no now. While it may, ingest counts each protobuf
+   * request's spans before decoding it, so that a request without room is refused undecoded.
+   */
+  default boolean mayRefuse() {
+    return false;
+  }
 }

@@ -51,10 +51,13 @@ final class TraceIngest {
   /** A body in {@code body[0, length)}; nothing refers to the array once this returns. */
   IngestResult exportProtobuf(byte[] body, int length, Transport transport) {
     // While shutting down, every request gets UNAVAILABLE (in export), full buffer or not.
-    if (gate.isOpen() && !assembler.canMakeRoom()) {
-      IngestResult refused = refuseUndecoded(body, length, transport);
-      if (refused != null) {
-        return refused;
+    if (gate.isOpen()) {
+      boolean bufferStuck = !assembler.canMakeRoom();
+      if (bufferStuck || accepted.mayRefuse()) {
+        IngestResult refused = refuseUndecoded(body, length, transport, bufferStuck);
+        if (refused != null) {
+          return refused;
+        }
       }
     }
     return export(transport, () -> mapProtobuf(body, length));
@@ -89,20 +92,29 @@ final class TraceIngest {
   }
 
   /**
-   * Refuses a request that the full buffer would refuse anyway, having only counted its spans:
-   * under overload, decoding each request before refusing it took the core the accepted ones
-   * needed. The spans count as refused for a full buffer, invalid or not. Returns null when the
-   * request fits after all, or its framing is malformed (the decode then says where), or it is
-   * too large for the whole buffer: the decode's path answers those.
+   * Refuses a request that the full forwarding queue, or the full buffer that cannot make room
+   * ({@code bufferStuck}), would refuse anyway, having only counted its spans: under overload,
+   * decoding each request before refusing it took the core the accepted ones needed. The spans
+   * count as refused for a full buffer, invalid or not. Returns null when the request fits after
+   * all, or its framing is malformed (the decode then says where), or it is too large for the
+   * whole buffer: the decode's path answers those.
    */
-  private IngestResult refuseUndecoded(byte[] body, int length, Transport transport) {
+  private IngestResult refuseUndecoded(byte[] body, int length, Transport transport,
+      boolean bufferStuck) {
     int spans;
     try {
       spans = OtlpSpanCount.of(body, length);
     } catch (InvalidOtlpException malformed) {
       return null;
     }
-    if (spans == 0 || spans > maxBufferedSpans || assembler.hasRoomFor(spans)) {
+    if (spans == 0) {
+      return null;
+    }
+    if (!accepted.hasRoomFor(spans)) {
+      listener.onRefused(transport, SpanRefusal.BUFFER_FULL, spans);
+      return forwardingFull(spans);
+    }
+    if (!bufferStuck || spans > maxBufferedSpans || assembler.hasRoomFor(spans)) {
       return null;
     }
     listener.onRefused(transport, SpanRefusal.BUFFER_FULL, spans);
@@ -125,9 +137,7 @@ final class TraceIngest {
     int valid = mapped.spans().size();
     if (valid > 0 && !accepted.hasRoomFor(valid)) {
       listener.onRefused(transport, SpanRefusal.BUFFER_FULL, valid);
-      return IngestResult.refused(Outcome.FULL, "the forwarding queue is full "
-          + "(spanprof.export.queue-spans): the next hop takes spans more slowly than they come "
-          + "in; none of the " + valid + " spans was taken, retry later");
+      return forwardingFull(valid);
     }
     return switch (assembler.offer(mapped.spans())) {
       case ACCEPTED -> {
@@ -150,6 +160,12 @@ final class TraceIngest {
                 + "); split it into smaller requests");
       }
     };
+  }
+
+  private static IngestResult forwardingFull(int spans) {
+    return IngestResult.refused(Outcome.FULL, "the forwarding queue is full "
+        + "(spanprof.export.queue-spans): the next hop takes spans more slowly than they come "
+        + "in; none of the " + spans + " spans was taken, retry later");
   }
 
   private IngestResult bufferFull(int spans) {

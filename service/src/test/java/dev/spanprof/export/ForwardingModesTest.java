@@ -61,6 +61,8 @@ class ForwardingModesTest {
       assertThat(post(server, new TraceId(0xCC, 2))).isEqualTo(200);
       assertThat(post(server, new TraceId(0xCC, 3))).isEqualTo(200);
       assertThat(post(server, new TraceId(0xCC, 4))).isEqualTo(429);
+      // Refused before it is decoded: spans that are not spans inside get 429, not 400.
+      assertThat(post(server, Otlp.twoSpansMalformedInside())).isEqualTo(429);
 
       receiver.releaseRequests();
       receiver.await(span -> true, 6, Duration.ofSeconds(30));
@@ -69,7 +71,7 @@ class ForwardingModesTest {
       Meters meters = new Meters(server.getApplicationContext().getBean(MeterRegistry.class));
       assertThat(meters.count("spanprof.exported.spans")).isEqualTo(6);
       assertThat(meters.count("spanprof.refused.spans", "transport", "http", "reason",
-          "buffer_full")).isEqualTo(2);
+          "buffer_full")).isEqualTo(4);
       assertThat(server.getApplicationContext().getBean(MeterRegistry.class)
           .find("spanprof.export.failed.spans").counters())
           .allSatisfy(failed -> assertThat(failed.count()).isZero());
@@ -107,11 +109,15 @@ class ForwardingModesTest {
   }
 
   private static int post(EmbeddedServer server, TraceId trace) throws Exception {
+    return post(server,
+        Otlp.request("svc", Otlp.span(trace, 1), Otlp.span(trace, 2)).toByteArray());
+  }
+
+  private static int post(EmbeddedServer server, byte[] body) throws Exception {
     return HttpClient.newHttpClient().send(
         HttpRequest.newBuilder(URI.create(Ports.of(server.getApplicationContext()).httpUrl("/v1/traces")))
             .header("Content-Type", "application/x-protobuf")
-            .POST(HttpRequest.BodyPublishers.ofByteArray(
-                Otlp.request("svc", Otlp.span(trace, 1), Otlp.span(trace, 2)).toByteArray()))
+            .POST(HttpRequest.BodyPublishers.ofByteArray(body))
             .build(),
         HttpResponse.BodyHandlers.ofString()).statusCode();
   }

@@ -103,7 +103,7 @@ class BackpressureTest {
       }
       // Refused before it is decoded: spans that are not spans inside, framed as OTLP, are
       // refused as full, not as malformed.
-      HttpResponse<byte[]> undecoded = post(http, ports, OtlpSpanCountTest.twoMalformedSpans());
+      HttpResponse<byte[]> undecoded = post(http, ports, Otlp.twoSpansMalformedInside());
       sent += 2;
       assertThat(undecoded.statusCode()).isEqualTo(429);
     } finally {

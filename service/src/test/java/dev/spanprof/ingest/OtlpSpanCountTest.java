@@ -64,12 +64,7 @@ class OtlpSpanCountTest {
         .isInstanceOf(InvalidOtlpException.class).hasMessage("unsupported wire type 3 (field 1) at byte 1");
   }
 
-  /** A request of two span frames, framed as OTLP, whose content is not a span. */
-  static byte[] twoMalformedSpans() {
-    return field(1, field(2, field(2, TRUNCATED_SPAN), field(2, TRUNCATED_SPAN)));
-  }
-
-  static byte[] field(int number, byte[]... parts) {
+  private static byte[] field(int number, byte[]... parts) {
     byte[] content = concat(parts);
     ByteArrayOutputStream out = new ByteArrayOutputStream();
     writeVarint(out, number << 3 | WireReader.LENGTH_DELIMITED);
@@ -92,7 +87,7 @@ class OtlpSpanCountTest {
     return out.toByteArray();
   }
 
-  static byte[] concat(byte[]... parts) {
+  private static byte[] concat(byte[]... parts) {
     ByteArrayOutputStream out = new ByteArrayOutputStream();
     for (byte[] part : parts) {
       out.writeBytes(part);

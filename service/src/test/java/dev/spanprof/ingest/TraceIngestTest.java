@@ -43,6 +43,8 @@ class TraceIngestTest {
   private final SpanStore store = SpanStore.ofSize(1 << 20);
   private final TraceIngest ingest;
   private boolean forwardingHasRoom = true;
+  /** Pass-through forwarding to a next hop that takes what is sent: the queue may refuse. */
+  private boolean forwardingMayRefuse;
 
   TraceIngestTest() {
     AssemblyConfiguration assembly = new AssemblyConfiguration();
@@ -77,6 +79,11 @@ class TraceIngestTest {
       public boolean hasRoomFor(int spans) {
         return forwardingHasRoom;
       }
+
+      @Override
+      public boolean mayRefuse() {
+        return forwardingMayRefuse;
+      }
     }, store, SpanMapping.defaults(), new IngestConfiguration(), assembly);
   }
 
@@ -93,6 +100,23 @@ class TraceIngestTest {
     assertThat(events).containsExactly("refused buffer_full 2");
     assertThat(assembler.bufferedSpans()).isZero();
     assertThat(store.slabsHoldingSpans()).as("the refused spans' bytes given back").isZero();
+  }
+
+  @Test
+  void exportProtobuf_passThroughForwardingFullAndMayRefuse_refusedHavingOnlyCountedTheSpans() {
+    forwardingMayRefuse = true;
+    forwardingHasRoom = false;
+
+    IngestResult result = ingest.exportProtobuf(Otlp.twoSpansMalformedInside(), Transport.HTTP);
+
+    assertThat(result.outcome()).isEqualTo(Outcome.FULL);
+    assertThat(result.message()).isEqualTo("the forwarding queue is full "
+        + "(spanprof.export.queue-spans): the next hop takes spans more slowly than they come in; "
+        + "none of the 2 spans was taken, retry later");
+    assertThat(events).containsExactly("refused buffer_full 2");
+    forwardingHasRoom = true;
+    assertThat(ingest.exportProtobuf(Otlp.twoSpansMalformedInside(), Transport.HTTP).outcome())
+        .as("with room, the same request is decoded").isEqualTo(Outcome.MALFORMED);
   }
 
   @Test
@@ -115,7 +139,7 @@ class TraceIngestTest {
   void exportProtobuf_bufferFullAndAnalysisFull_refusedAsFullHavingOnlyCountedTheSpans() {
     fillTheBufferWhileTheAnalysisIsFull();
     // Spans that the walk would refuse as malformed: the refusal did not read them.
-    byte[] body = OtlpSpanCountTest.twoMalformedSpans();
+    byte[] body = Otlp.twoSpansMalformedInside();
 
     IngestResult result = ingest.exportProtobuf(body, Transport.GRPC);
 
@@ -132,7 +156,7 @@ class TraceIngestTest {
     fillTheBufferWhileTheAnalysisIsFull();
     analysisHasRoom = true;
 
-    IngestResult result = ingest.exportProtobuf(OtlpSpanCountTest.twoMalformedSpans(), Transport.GRPC);
+    IngestResult result = ingest.exportProtobuf(Otlp.twoSpansMalformedInside(), Transport.GRPC);
 
     assertThat(result.outcome()).isEqualTo(Outcome.MALFORMED);
     assertThat(events).containsExactly("rejected malformed");
@@ -163,7 +187,7 @@ class TraceIngestTest {
     assertThat(ingest.exportProtobuf(tooLarge, Transport.GRPC).outcome())
         .isEqualTo(Outcome.TOO_LARGE);
     gate.close();
-    assertThat(ingest.exportProtobuf(OtlpSpanCountTest.twoMalformedSpans(), Transport.GRPC).outcome())
+    assertThat(ingest.exportProtobuf(Otlp.twoSpansMalformedInside(), Transport.GRPC).outcome())
         .isEqualTo(Outcome.UNAVAILABLE);
     assertThat(events)
         .containsExactly("rejected malformed", "refused too_large 3", "rejected unavailable");
