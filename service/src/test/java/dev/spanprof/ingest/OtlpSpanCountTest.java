@@ -1,5 +1,9 @@
 package dev.spanprof.ingest;
 
+import static dev.spanprof.testing.WireBytes.concat;
+import static dev.spanprof.testing.WireBytes.field;
+import static dev.spanprof.testing.WireBytes.fixed32Field;
+import static dev.spanprof.testing.WireBytes.varintField;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -7,7 +11,6 @@ import dev.spanprof.analysis.SpanMapping;
 import dev.spanprof.analysis.SpanStore;
 import dev.spanprof.analysis.TraceId;
 import dev.spanprof.testing.Otlp;
-import java.io.ByteArrayOutputStream;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -26,7 +29,7 @@ class OtlpSpanCountTest {
         varintField(99, 7),
         field(1, // ResourceSpans
             field(2, // ScopeSpans
-                field(2, SPAN), fixed32Field(15), field(2, SPAN), field(1, new byte[0])),
+                field(2, SPAN), fixed32Field(15, 0x04030201), field(2, SPAN), field(1, new byte[0])),
             field(3, "https://opentelemetry.io/schemas/1.26.0".getBytes()),
             field(1, new byte[0]), // the resource, after its scope spans
             field(2, field(2, SPAN))),
@@ -62,44 +65,5 @@ class OtlpSpanCountTest {
         .hasMessage("truncated or misframed: a field of 9 bytes runs past the end of its message at byte 6");
     assertThatThrownBy(() -> OtlpSpanCount.of(groupInRequest, groupInRequest.length))
         .isInstanceOf(InvalidOtlpException.class).hasMessage("unsupported wire type 3 (field 1) at byte 1");
-  }
-
-  private static byte[] field(int number, byte[]... parts) {
-    byte[] content = concat(parts);
-    ByteArrayOutputStream out = new ByteArrayOutputStream();
-    writeVarint(out, number << 3 | WireReader.LENGTH_DELIMITED);
-    writeVarint(out, content.length);
-    out.writeBytes(content);
-    return out.toByteArray();
-  }
-
-  private static byte[] varintField(int number, long value) {
-    ByteArrayOutputStream out = new ByteArrayOutputStream();
-    writeVarint(out, number << 3 | WireReader.VARINT);
-    writeVarint(out, value);
-    return out.toByteArray();
-  }
-
-  private static byte[] fixed32Field(int number) {
-    ByteArrayOutputStream out = new ByteArrayOutputStream();
-    writeVarint(out, number << 3 | WireReader.FIXED32);
-    out.writeBytes(new byte[] {1, 2, 3, 4});
-    return out.toByteArray();
-  }
-
-  private static byte[] concat(byte[]... parts) {
-    ByteArrayOutputStream out = new ByteArrayOutputStream();
-    for (byte[] part : parts) {
-      out.writeBytes(part);
-    }
-    return out.toByteArray();
-  }
-
-  private static void writeVarint(ByteArrayOutputStream out, long value) {
-    while ((value & ~0x7FL) != 0) {
-      out.write((int) (value & 0x7F) | 0x80);
-      value >>>= 7;
-    }
-    out.write((int) value);
   }
 }

@@ -1,5 +1,8 @@
 package dev.spanprof.ingest;
 
+import static dev.spanprof.testing.WireBytes.concat;
+import static dev.spanprof.testing.WireBytes.field;
+import static dev.spanprof.testing.WireBytes.varintField;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.google.protobuf.ByteString;
@@ -370,30 +373,6 @@ class OtlpTraceMapperTest {
     out.writeFixed64(Span.START_TIME_UNIX_NANO_FIELD_NUMBER, 1_000);
     out.writeFixed64(Span.END_TIME_UNIX_NANO_FIELD_NUMBER, 2_000);
     out.flush();
-    return bytes.toByteArray();
-  }
-
-  private static byte[] field(int fieldNumber, byte[] content) throws IOException {
-    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-    CodedOutputStream out = CodedOutputStream.newInstance(bytes);
-    out.writeByteArray(fieldNumber, content);
-    out.flush();
-    return bytes.toByteArray();
-  }
-
-  private static byte[] varintField(int fieldNumber, long value) throws IOException {
-    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-    CodedOutputStream out = CodedOutputStream.newInstance(bytes);
-    out.writeUInt64(fieldNumber, value);
-    out.flush();
-    return bytes.toByteArray();
-  }
-
-  private static byte[] concat(byte[]... parts) throws IOException {
-    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-    for (byte[] part : parts) {
-      bytes.write(part);
-    }
     return bytes.toByteArray();
   }
 }

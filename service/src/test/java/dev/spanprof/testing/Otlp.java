@@ -10,7 +10,6 @@ import io.opentelemetry.proto.trace.v1.ResourceSpans;
 import io.opentelemetry.proto.trace.v1.ScopeSpans;
 import io.opentelemetry.proto.trace.v1.Span;
 import java.nio.ByteBuffer;
-import java.util.Arrays;
 
 /** Builds OTLP requests for tests. */
 public final class Otlp {
@@ -47,15 +46,9 @@ public final class Otlp {
    * two; decoding them finds the request malformed.
    */
   public static byte[] twoSpansMalformedInside() {
-    byte[] scopeSpans = {0x12, 0x01, 0x08, 0x12, 0x01, 0x08};
-    byte[] resourceSpans = concat(new byte[] {0x12, (byte) scopeSpans.length}, scopeSpans);
-    return concat(new byte[] {0x0A, (byte) resourceSpans.length}, resourceSpans);
-  }
-
-  private static byte[] concat(byte[] head, byte[] tail) {
-    byte[] joined = Arrays.copyOf(head, head.length + tail.length);
-    System.arraycopy(tail, 0, joined, head.length, tail.length);
-    return joined;
+    byte[] notASpan = {0x08};
+    return WireBytes.field(1, WireBytes.field(2,
+        WireBytes.field(2, notASpan), WireBytes.field(2, notASpan)));
   }
 
   /** A request of one resource ({@code service.name=service}) holding {@code spans}. */
