@@ -11,6 +11,8 @@ import java.time.Duration;
 import java.util.Map;
 import java.util.TreeSet;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 import org.yaml.snakeyaml.Yaml;
 
 class ConfigurationTest {
@@ -140,11 +142,11 @@ class ConfigurationTest {
     assertThat(analysis.effectiveWorkers()).isEqualTo(3);
   }
 
-  @Test
-  void start_negativeWorkers_failsNamingTheKey() {
-    assertThatThrownBy(() -> ApplicationContext.run(
-            Map.of("spanprof.analysis.workers", "-1"), Environment.TEST).close())
-        .hasStackTraceContaining("spanprof.analysis.workers must not be negative, was -1");
+  @ParameterizedTest
+  @ValueSource(strings = {"spanprof.analysis.workers", "spanprof.ingest.grpc-threads"})
+  void start_negativeThreadCount_failsNamingTheKey(String key) {
+    assertThatThrownBy(() -> ApplicationContext.run(Map.of(key, "-1"), Environment.TEST).close())
+        .hasStackTraceContaining(key + " must not be negative, was -1");
   }
 
   @Test
@@ -153,13 +155,6 @@ class ConfigurationTest {
     assertThat(ingest.effectiveGrpcThreads()).isEqualTo(Runtime.getRuntime().availableProcessors());
     ingest.setGrpcThreads(3);
     assertThat(ingest.effectiveGrpcThreads()).isEqualTo(3);
-  }
-
-  @Test
-  void start_negativeGrpcThreads_failsNamingTheKey() {
-    assertThatThrownBy(() -> ApplicationContext.run(
-            Map.of("spanprof.ingest.grpc-threads", "-1"), Environment.TEST).close())
-        .hasStackTraceContaining("spanprof.ingest.grpc-threads must not be negative, was -1");
   }
 
   @Test
