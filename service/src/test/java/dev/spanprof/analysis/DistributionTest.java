@@ -369,6 +369,32 @@ class DistributionTest {
         .isEqualTo(2L * Distribution.DENSE_AFTER_VALUES);
   }
 
+  /**
+   * Three distinct durations, so that runs of ranks share one value (60 % of the values at 1 ms):
+   * a duration is ranked at the highest of those ranks, and a duration between two recorded
+   * ones at the lower one's.
+   */
+  @Test
+  void percentileRank_ranksAmongEqualValuesAtTheHighest() {
+    Distribution distribution = new Distribution(2, 6, BOUNDARIES, 0, 0);
+    long[] durationsNanos = {1_000_000, 2_000_000, 3_000_000};
+    int[] counts = {600, 300, 100};
+    for (int i = 0; i < durationsNanos.length; i++) {
+      for (int n = 0; n < counts[i]; n++) {
+        distribution.record(durationsNanos[i], null, 0, 0, 0);
+      }
+    }
+    distribution.flush();
+    AbstractHistogram histogram = distribution.snapshot().cumulative();
+
+    assertThat(distribution.percentileRank(0)).isZero();
+    assertThat(distribution.percentileRank(histogram.lowestEquivalentValue(1_000_000) - 1)).isZero();
+    assertThat(distribution.percentileRank(histogram.highestEquivalentValue(1_000_000))).isEqualTo(60);
+    assertThat(distribution.percentileRank(1_500_000)).isEqualTo(60);
+    assertThat(distribution.percentileRank(histogram.highestEquivalentValue(2_000_000))).isEqualTo(90);
+    assertThat(distribution.percentileRank(histogram.highestEquivalentValue(3_000_000))).isEqualTo(100);
+  }
+
   @Test
   void percentileRank_seriesMadeWithoutRanks_answersZero() {
     Distribution distribution = new Distribution(2, 6, BOUNDARIES, 0, 0, false);
