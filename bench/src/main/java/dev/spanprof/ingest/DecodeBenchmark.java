@@ -29,8 +29,9 @@ import org.openjdk.jmh.annotations.State;
  * OTLP decode into span records: a 512-span export request mapped as both OTLP endpoints do (one
  * walk over its encoding; attributes checked, and decoded for the default {@code SpanMapping},
  * whose outcome each record keeps), against protobuf's own parse of the same request for
- * reference, and against counting its spans, all a refusal for a full buffer reads. Reported per
- * span.
+ * reference, and against counting its spans, all a refusal for a full buffer reads; and the same
+ * request as OTLP/JSON, decoded and mapped as the HTTP endpoint does, or only counted. Reported
+ * per span.
  */
 @State(Scope.Thread)
 @BenchmarkMode(Mode.AverageTime)
@@ -48,12 +49,16 @@ public class DecodeBenchmark {
   public int keyOrders;
 
   private byte[] request;
+  private byte[] jsonRequest;
+  private final OtlpJson json = new OtlpJson();
   private OtlpTraceMapper mapper;
 
   @Setup
   public void setUp() {
-    request = withKeyOrders(new Workload(20, SPANS).request(1_700_000_000_000_000_000L), keyOrders)
-        .toByteArray();
+    ExportTraceServiceRequest built =
+        withKeyOrders(new Workload(20, SPANS).request(1_700_000_000_000_000_000L), keyOrders);
+    request = built.toByteArray();
+    jsonRequest = OtlpJson.encode(built);
     mapper = new OtlpTraceMapper(new StringInterner(100_000),
         SpanStore.ofSize(IngestConfiguration.DEFAULT_SPAN_STORE_SIZE), SpanMapping.defaults());
   }
@@ -106,6 +111,21 @@ public class DecodeBenchmark {
   @OperationsPerInvocation(SPANS)
   public int countOnly() throws Exception {
     return OtlpSpanCount.of(request, request.length);
+  }
+
+  @Benchmark
+  @OperationsPerInvocation(SPANS)
+  public int jsonDecodeAndMap() throws Exception {
+    MappedRequest mapped = mapper.map(json.decode(jsonRequest));
+    done(mapped);
+    return mapped.spans().size();
+  }
+
+  /** What refusing the request as OTLP/JSON costs while the buffer is full. */
+  @Benchmark
+  @OperationsPerInvocation(SPANS)
+  public int jsonCountOnly() throws Exception {
+    return OtlpJsonSpanCount.of(jsonRequest);
   }
 
   @Benchmark

@@ -33,6 +33,8 @@ class BenchmarksSmokeTest {
     assertThat(results).extracting(result -> result.getParams().getBenchmark())
         .contains("dev.spanprof.ingest.DecodeBenchmark.parseAndMap",
             "dev.spanprof.ingest.DecodeBenchmark.countOnly",
+            "dev.spanprof.ingest.DecodeBenchmark.jsonDecodeAndMap",
+            "dev.spanprof.ingest.DecodeBenchmark.jsonCountOnly",
             "dev.spanprof.bench.AssemblyBenchmark.offer",
             "dev.spanprof.bench.AnalysisBenchmark.analyze",
             "dev.spanprof.bench.RankingBenchmark.refresh",

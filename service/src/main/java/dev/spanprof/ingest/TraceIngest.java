@@ -50,21 +50,13 @@ final class TraceIngest {
 
   /** A body in {@code body[0, length)}; nothing refers to the array once this returns. */
   IngestResult exportProtobuf(byte[] body, int length, Transport transport) {
-    // While shutting down, every request gets UNAVAILABLE (in export), full buffer or not.
-    if (gate.isOpen()) {
-      boolean bufferStuck = !assembler.canMakeRoom();
-      if (bufferStuck || accepted.mayRefuse()) {
-        IngestResult refused = refuseUndecoded(body, length, transport, bufferStuck);
-        if (refused != null) {
-          return refused;
-        }
-      }
-    }
-    return export(transport, () -> mapProtobuf(body, length));
+    IngestResult refused = refuseUndecoded(transport, () -> OtlpSpanCount.of(body, length));
+    return refused != null ? refused : export(transport, () -> mapProtobuf(body, length));
   }
 
   IngestResult exportJson(byte[] body, Transport transport) {
-    return export(transport, () -> mapper.map(json.decode(body)));
+    IngestResult refused = refuseUndecoded(transport, () -> OtlpJsonSpanCount.of(body));
+    return refused != null ? refused : export(transport, () -> mapper.map(json.decode(body)));
   }
 
   private IngestResult export(Transport transport, Mapping mapping) {
@@ -91,19 +83,32 @@ final class TraceIngest {
     }
   }
 
+  /** Counts a request's spans without decoding them. */
+  @FunctionalInterface
+  private interface SpanCount {
+    int spans() throws InvalidOtlpException;
+  }
+
   /**
-   * Refuses a request that the full forwarding queue, or the full buffer that cannot make room
-   * ({@code bufferStuck}), would refuse anyway, having only counted its spans: under overload,
-   * decoding each request before refusing it took the core the accepted ones needed. The spans
-   * count as refused for a full buffer, invalid or not. Returns null when the request fits after
+   * Refuses a request that the full forwarding queue, or the full buffer that cannot make room,
+   * would refuse anyway, having only counted its spans: under overload, decoding each request
+   * before refusing it took the core the accepted ones needed. The spans count as refused for a
+   * full buffer, invalid or not. Returns null when neither is full, or the request fits after
    * all, or its framing is malformed (the decode then says where), or it is too large for the
-   * whole buffer: the decode's path answers those.
+   * whole buffer: the decode's path answers those. Also null while shutting down, when every
+   * request gets UNAVAILABLE (in export), full buffer or not.
    */
-  private IngestResult refuseUndecoded(byte[] body, int length, Transport transport,
-      boolean bufferStuck) {
+  private IngestResult refuseUndecoded(Transport transport, SpanCount count) {
+    if (!gate.isOpen()) {
+      return null;
+    }
+    boolean bufferStuck = !assembler.canMakeRoom();
+    if (!bufferStuck && !accepted.mayRefuse()) {
+      return null;
+    }
     int spans;
     try {
-      spans = OtlpSpanCount.of(body, length);
+      spans = count.spans();
     } catch (InvalidOtlpException malformed) {
       return null;
     }

@@ -85,6 +85,8 @@ class OtlpTraceMapperOracleTest {
       assertThat(mapped.rejectedSpans()).as("round %d", round).isEqualTo(rejected);
       assertThat(OtlpSpanCount.of(body, body.length)).as("round %d, counted", round)
           .isEqualTo(valid.size() + rejected);
+      assertThat(OtlpJsonSpanCount.of(OtlpJson.encode(request)))
+          .as("round %d, counted in OTLP/JSON", round).isEqualTo(valid.size() + rejected);
       assertThat(mapped.spans()).as("round %d", round).hasSize(valid.size());
       for (int i = 0; i < valid.size(); i++) {
         Span span = valid.get(i);

@@ -1,5 +1,6 @@
 package dev.spanprof.ingest;
 
+import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.spanprof.analysis.SpanMapping;
@@ -191,6 +192,48 @@ class TraceIngestTest {
         .isEqualTo(Outcome.UNAVAILABLE);
     assertThat(events)
         .containsExactly("rejected malformed", "refused too_large 3", "rejected unavailable");
+  }
+
+  /** Two spans whose trace ids are not hex: the decode refuses the request as malformed. */
+  private static final byte[] TWO_JSON_SPANS_MALFORMED_INSIDE = ("{\"resourceSpans\":[{\"scopeSpans\":"
+      + "[{\"spans\":[{\"traceId\":\"not hex\"},{\"traceId\":\"not hex\"}]}]}]}").getBytes(UTF_8);
+
+  @Test
+  void exportJson_bufferFullAndAnalysisFull_refusedAsFullHavingOnlyCountedTheSpans() {
+    fillTheBufferWhileTheAnalysisIsFull();
+
+    IngestResult result = ingest.exportJson(TWO_JSON_SPANS_MALFORMED_INSIDE, Transport.HTTP);
+
+    assertThat(result.outcome()).isEqualTo(Outcome.FULL);
+    assertThat(result.message()).isEqualTo("the span buffer is full "
+        + "(spanprof.assembly.max-buffered-spans=2); none of the 2 spans was taken, retry later");
+    assertThat(events).containsExactly("refused buffer_full 2");
+    analysisHasRoom = true;
+    assertThat(ingest.exportJson(TWO_JSON_SPANS_MALFORMED_INSIDE, Transport.HTTP).outcome())
+        .as("with room to make, the same request is decoded").isEqualTo(Outcome.MALFORMED);
+  }
+
+  @Test
+  void exportJson_passThroughForwardingFullAndMayRefuse_refusedHavingOnlyCountedTheSpans() {
+    forwardingMayRefuse = true;
+    forwardingHasRoom = false;
+
+    IngestResult result = ingest.exportJson(TWO_JSON_SPANS_MALFORMED_INSIDE, Transport.HTTP);
+
+    assertThat(result.outcome()).isEqualTo(Outcome.FULL);
+    assertThat(result.message()).startsWith("the forwarding queue is full");
+    assertThat(events).containsExactly("refused buffer_full 2");
+  }
+
+  @Test
+  void exportJson_bufferAndAnalysisFull_notJsonOrFitting_saidAsUsual() {
+    fillTheBufferWhileTheAnalysisIsFull();
+    byte[] oneSpan = OtlpJson.encode(Otlp.request("shop", Otlp.span(new TraceId(6, 6), 1)));
+
+    assertThat(ingest.exportJson("not even json".getBytes(UTF_8), Transport.HTTP).outcome())
+        .isEqualTo(Outcome.MALFORMED);
+    assertThat(ingest.exportJson(oneSpan, Transport.HTTP).outcome()).isEqualTo(Outcome.ACCEPTED);
+    assertThat(events).containsExactly("rejected malformed", "accepted 1", "forwardable 1");
   }
 
   /** One span buffered of two, and a hand-off that takes no trace: nothing can make room. */
