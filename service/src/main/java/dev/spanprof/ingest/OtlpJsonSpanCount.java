@@ -26,23 +26,19 @@ final class OtlpJsonSpanCount {
    * The spans in {@code body}.
    *
    * @throws InvalidOtlpException when the body is not JSON, or the request, a ResourceSpans or a
-   *     ScopeSpans is not shaped as OTLP has it (an object, its lists arrays or null)
+   *     ScopeSpans is not shaped as OTLP has it (an object, its lists arrays or null), or more
+   *     follows the request
    */
   static int of(byte[] body) throws InvalidOtlpException {
     try (JsonReader reader = new JsonReader(new InputStreamReader(
         new ByteArrayInputStream(body), StandardCharsets.UTF_8))) {
       reader.setStrictness(Strictness.LENIENT); // as the decode's parser reads
-      int spans = 0;
-      reader.beginObject();
-      while (reader.hasNext()) {
-        String name = reader.nextName();
-        if (name.equals("resourceSpans") || name.equals("resource_spans")) {
-          spans += inEach(reader, OtlpJsonSpanCount::resourceSpans);
-        } else {
-          reader.skipValue();
-        }
+      int spans =
+          inLists(reader, "resourceSpans", "resource_spans", OtlpJsonSpanCount::resourceSpans);
+      if (reader.peek() != JsonToken.END_DOCUMENT) {
+        // The decode's parser refuses such a body too.
+        throw new InvalidOtlpException("the body is not an OTLP/JSON request: more after it");
       }
-      reader.endObject();
       return spans;
     } catch (IOException | JsonParseException | IllegalStateException e) {
       // JsonReader says "expected X but was Y" with an IllegalStateException.
@@ -54,6 +50,26 @@ final class OtlpJsonSpanCount {
   @FunctionalInterface
   private interface Counter {
     int count(JsonReader reader) throws IOException;
+  }
+
+  /**
+   * The sum of {@code counter} over the elements of the lists named {@code name} (or {@code
+   * snakeName}) in the object the reader is at; every other field stepped over.
+   */
+  private static int inLists(JsonReader reader, String name, String snakeName, Counter counter)
+      throws IOException {
+    int sum = 0;
+    reader.beginObject();
+    while (reader.hasNext()) {
+      String field = reader.nextName();
+      if (field.equals(name) || field.equals(snakeName)) {
+        sum += inEach(reader, counter);
+      } else {
+        reader.skipValue();
+      }
+    }
+    reader.endObject();
+    return sum;
   }
 
   /** The sum of {@code counter} over the elements of the array (or null) the reader is at. */
@@ -72,32 +88,11 @@ final class OtlpJsonSpanCount {
   }
 
   private static int resourceSpans(JsonReader reader) throws IOException {
-    int spans = 0;
-    reader.beginObject();
-    while (reader.hasNext()) {
-      String name = reader.nextName();
-      if (name.equals("scopeSpans") || name.equals("scope_spans")) {
-        spans += inEach(reader, OtlpJsonSpanCount::scopeSpans);
-      } else {
-        reader.skipValue();
-      }
-    }
-    reader.endObject();
-    return spans;
+    return inLists(reader, "scopeSpans", "scope_spans", OtlpJsonSpanCount::scopeSpans);
   }
 
   private static int scopeSpans(JsonReader reader) throws IOException {
-    int spans = 0;
-    reader.beginObject();
-    while (reader.hasNext()) {
-      if (reader.nextName().equals("spans")) {
-        spans += inEach(reader, OtlpJsonSpanCount::oneSpan);
-      } else {
-        reader.skipValue();
-      }
-    }
-    reader.endObject();
-    return spans;
+    return inLists(reader, "spans", "spans", OtlpJsonSpanCount::oneSpan);
   }
 
   private static int oneSpan(JsonReader reader) throws IOException {

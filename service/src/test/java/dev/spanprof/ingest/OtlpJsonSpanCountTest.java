@@ -42,7 +42,7 @@ class OtlpJsonSpanCountTest {
   void of_notJsonOrNotShapedAsARequest_refusedSayingWhy() {
     for (String body : new String[] {"not even json", "[]", "{\"resourceSpans\": {}}",
         "{\"resourceSpans\": [{\"scopeSpans\": [{\"spans\": {}}]}]}",
-        "{\"resourceSpans\": [{\"scopeSpans\": [{\"spans\": [{}, "}) {
+        "{\"resourceSpans\": [{\"scopeSpans\": [{\"spans\": [{}, ", "{} {}"}) {
       assertThatThrownBy(() -> OtlpJsonSpanCount.of(body.getBytes(UTF_8))).as(body)
           .isInstanceOf(InvalidOtlpException.class)
           .hasMessageStartingWith("the body is not an OTLP/JSON request: ");
