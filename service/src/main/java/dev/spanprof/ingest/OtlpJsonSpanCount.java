@@ -1,6 +1,5 @@
 package dev.spanprof.ingest;
 
-import com.google.gson.JsonParseException;
 import com.google.gson.Strictness;
 import com.google.gson.stream.JsonReader;
 import com.google.gson.stream.JsonToken;
@@ -40,7 +39,7 @@ final class OtlpJsonSpanCount {
         throw new InvalidOtlpException("the body is not an OTLP/JSON request: more after it");
       }
       return spans;
-    } catch (IOException | JsonParseException | IllegalStateException e) {
+    } catch (IOException | IllegalStateException e) {
       // JsonReader says "expected X but was Y" with an IllegalStateException.
       throw new InvalidOtlpException("the body is not an OTLP/JSON request: " + e.getMessage(), e);
     }
