@@ -4,6 +4,7 @@ import com.google.protobuf.InvalidProtocolBufferException;
 import com.google.protobuf.Message;
 import com.google.protobuf.util.JsonFormat;
 import com.google.rpc.Code;
+import com.google.rpc.RetryInfo;
 import io.micronaut.core.annotation.Nullable;
 import io.micronaut.http.HttpHeaders;
 import io.micronaut.http.HttpResponse;
@@ -19,8 +20,13 @@ final class OtlpHttpResponses {
 
   static final String PROTOBUF = "application/x-protobuf";
 
-  private static final JsonFormat.Printer JSON =
-      JsonFormat.printer().omittingInsignificantWhitespace();
+  /**
+   * Knows {@code RetryInfo}, the one {@code Any} a status carries: without it in the registry, a
+   * JSON request's refusal with a retry delay failed to print and became a 500.
+   */
+  private static final JsonFormat.Printer JSON = JsonFormat.printer()
+      .usingTypeRegistry(JsonFormat.TypeRegistry.newBuilder().add(RetryInfo.getDescriptor()).build())
+      .omittingInsignificantWhitespace();
 
   private OtlpHttpResponses() {}
 
@@ -56,7 +62,7 @@ final class OtlpHttpResponses {
       return response.contentType(MediaType.APPLICATION_JSON_TYPE)
           .body(JSON.print(message).getBytes(StandardCharsets.UTF_8));
     } catch (InvalidProtocolBufferException e) {
-      // Only an Any of an unknown type fails to print; the only Any we send is RetryInfo.
+      // Only an Any of a type the registry lacks fails to print; the only Any we send is RetryInfo.
       throw new IllegalStateException("cannot print " + message.getDescriptorForType(), e);
     }
   }

@@ -3,6 +3,7 @@ package dev.spanprof.ingest;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
+import com.google.protobuf.util.JsonFormat;
 import com.google.rpc.Code;
 import com.google.rpc.RetryInfo;
 import dev.spanprof.analysis.TraceId;
@@ -28,6 +29,7 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
@@ -52,6 +54,7 @@ import org.junit.jupiter.api.Test;
 class BackpressureTest {
 
   private static final int SPANS_PER_REQUEST = 10;
+  private static final String PROTOBUF = "application/x-protobuf";
 
   @Inject ApplicationContext context;
   @Inject RecordingTraceSink sink;
@@ -76,7 +79,7 @@ class BackpressureTest {
         ExportTraceServiceRequest export = tenSpanTrace(request);
         sent += SPANS_PER_REQUEST;
         if (request % 2 == 0) {
-          HttpResponse<byte[]> response = post(http, ports, export.toByteArray());
+          HttpResponse<byte[]> response = post(http, ports, PROTOBUF, export.toByteArray());
           if (response.statusCode() == 200) {
             httpAccepted++;
           } else {
@@ -103,9 +106,22 @@ class BackpressureTest {
       }
       // Refused before it is decoded: spans that are not spans inside, framed as OTLP, are
       // refused as full, not as malformed.
-      HttpResponse<byte[]> undecoded = post(http, ports, Otlp.twoSpansMalformedInside());
+      HttpResponse<byte[]> undecoded = post(http, ports, PROTOBUF, Otlp.twoSpansMalformedInside());
       sent += 2;
       assertThat(undecoded.statusCode()).isEqualTo(429);
+      // The same in OTLP/JSON: two spans whose trace ids are not hex.
+      HttpResponse<byte[]> undecodedJson = post(http, ports, "application/json",
+          "{\"resourceSpans\":[{\"scopeSpans\":[{\"spans\":[{\"traceId\":\"not hex\"},{\"traceId\":\"not hex\"}]}]}]}"
+              .getBytes(StandardCharsets.UTF_8));
+      sent += 2;
+      assertThat(undecodedJson.statusCode()).isEqualTo(429);
+      com.google.rpc.Status.Builder jsonStatus = com.google.rpc.Status.newBuilder();
+      JsonFormat.parser()
+          .usingTypeRegistry(JsonFormat.TypeRegistry.newBuilder().add(RetryInfo.getDescriptor()).build())
+          .merge(new String(undecodedJson.body(), StandardCharsets.UTF_8), jsonStatus);
+      assertThat(jsonStatus.getMessage()).startsWith("the span buffer is full");
+      assertThat(jsonStatus.getDetails(0).unpack(RetryInfo.class).getRetryDelay().getSeconds())
+          .isEqualTo(1);
     } finally {
       channel.shutdownNow().awaitTermination(10, TimeUnit.SECONDS);
     }
@@ -120,7 +136,7 @@ class BackpressureTest {
     double completed = meters.count("spanprof.completed.spans", "completion", "evicted");
     double buffered = meters.gauge("spanprof.buffered.spans");
     assertThat(received).isEqualTo(70);
-    assertThat(refused).isEqualTo(132);
+    assertThat(refused).isEqualTo(134);
     assertThat(buffered).isEqualTo(50).isEqualTo(assembler.bufferedSpans());
     assertThat(completed).isEqualTo(20).isEqualTo(workers.queuedSpans());
     // Every span sent: completed (handed to the analysis) + still buffered + refused.
@@ -128,11 +144,11 @@ class BackpressureTest {
     sink.release();
   }
 
-  private static HttpResponse<byte[]> post(HttpClient http, Ports ports, byte[] body)
-      throws Exception {
+  private static HttpResponse<byte[]> post(HttpClient http, Ports ports, String contentType,
+      byte[] body) throws Exception {
     return http.send(
         HttpRequest.newBuilder(URI.create(ports.httpUrl("/v1/traces")))
-            .header("Content-Type", "application/x-protobuf")
+            .header("Content-Type", contentType)
             .POST(HttpRequest.BodyPublishers.ofByteArray(body))
             .build(),
         HttpResponse.BodyHandlers.ofByteArray());
