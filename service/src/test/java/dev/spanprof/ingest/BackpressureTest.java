@@ -3,7 +3,6 @@ package dev.spanprof.ingest;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
-import com.google.protobuf.util.JsonFormat;
 import com.google.rpc.Code;
 import com.google.rpc.RetryInfo;
 import dev.spanprof.analysis.TraceId;
@@ -29,7 +28,6 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.charset.StandardCharsets;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
@@ -109,16 +107,12 @@ class BackpressureTest {
       HttpResponse<byte[]> undecoded = post(http, ports, PROTOBUF, Otlp.twoSpansMalformedInside());
       sent += 2;
       assertThat(undecoded.statusCode()).isEqualTo(429);
-      // The same in OTLP/JSON: two spans whose trace ids are not hex.
-      HttpResponse<byte[]> undecodedJson = post(http, ports, "application/json",
-          "{\"resourceSpans\":[{\"scopeSpans\":[{\"spans\":[{\"traceId\":\"not hex\"},{\"traceId\":\"not hex\"}]}]}]}"
-              .getBytes(StandardCharsets.UTF_8));
+      // The same in OTLP/JSON.
+      HttpResponse<byte[]> undecodedJson =
+          post(http, ports, "application/json", Otlp.twoJsonSpansMalformedInside());
       sent += 2;
       assertThat(undecodedJson.statusCode()).isEqualTo(429);
-      com.google.rpc.Status.Builder jsonStatus = com.google.rpc.Status.newBuilder();
-      JsonFormat.parser()
-          .usingTypeRegistry(JsonFormat.TypeRegistry.newBuilder().add(RetryInfo.getDescriptor()).build())
-          .merge(new String(undecodedJson.body(), StandardCharsets.UTF_8), jsonStatus);
+      com.google.rpc.Status jsonStatus = Otlp.jsonStatus(undecodedJson.body());
       assertThat(jsonStatus.getMessage()).startsWith("the span buffer is full");
       assertThat(jsonStatus.getDetails(0).unpack(RetryInfo.class).getRetryDelay().getSeconds())
           .isEqualTo(1);

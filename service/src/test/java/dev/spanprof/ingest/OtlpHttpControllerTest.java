@@ -316,9 +316,7 @@ class OtlpHttpControllerTest {
   }
 
   private static Status jsonStatus(HttpResponse<byte[]> response) throws IOException {
-    Status.Builder status = Status.newBuilder();
-    JsonFormat.parser().merge(new String(response.body(), StandardCharsets.UTF_8), status);
-    return status.build();
+    return Otlp.jsonStatus(response.body());
   }
 
   private static byte[] gzip(byte[] bytes) throws IOException {

@@ -2,14 +2,13 @@ package dev.spanprof.ingest;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.google.protobuf.util.JsonFormat;
 import com.google.rpc.Code;
 import com.google.rpc.RetryInfo;
 import com.google.rpc.Status;
+import dev.spanprof.testing.Otlp;
 import io.micronaut.http.HttpHeaders;
 import io.micronaut.http.HttpStatus;
 import io.micronaut.http.MutableHttpResponse;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
 
@@ -22,15 +21,7 @@ class OtlpHttpResponsesTest {
       MutableHttpResponse<byte[]> response = OtlpHttpResponses.error(HttpStatus.TOO_MANY_REQUESTS,
           json, Code.RESOURCE_EXHAUSTED, "the span buffer is full", Duration.ofMillis(1_500));
 
-      Status.Builder status = Status.newBuilder();
-      byte[] body = response.body();
-      if (json) {
-        JsonFormat.parser()
-            .usingTypeRegistry(JsonFormat.TypeRegistry.newBuilder().add(RetryInfo.getDescriptor()).build())
-            .merge(new String(body, StandardCharsets.UTF_8), status);
-      } else {
-        status.mergeFrom(body);
-      }
+      Status status = json ? Otlp.jsonStatus(response.body()) : Status.parseFrom(response.body());
       assertThat(response.code()).isEqualTo(429);
       assertThat(response.header(HttpHeaders.RETRY_AFTER)).as("whole seconds, rounded up").isEqualTo("2");
       assertThat(status.getCode()).isEqualTo(Code.RESOURCE_EXHAUSTED_VALUE);

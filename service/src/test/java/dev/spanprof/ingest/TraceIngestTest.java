@@ -194,22 +194,18 @@ class TraceIngestTest {
         .containsExactly("rejected malformed", "refused too_large 3", "rejected unavailable");
   }
 
-  /** Two spans whose trace ids are not hex: the decode refuses the request as malformed. */
-  private static final byte[] TWO_JSON_SPANS_MALFORMED_INSIDE = ("{\"resourceSpans\":[{\"scopeSpans\":"
-      + "[{\"spans\":[{\"traceId\":\"not hex\"},{\"traceId\":\"not hex\"}]}]}]}").getBytes(UTF_8);
-
   @Test
   void exportJson_bufferFullAndAnalysisFull_refusedAsFullHavingOnlyCountedTheSpans() {
     fillTheBufferWhileTheAnalysisIsFull();
 
-    IngestResult result = ingest.exportJson(TWO_JSON_SPANS_MALFORMED_INSIDE, Transport.HTTP);
+    IngestResult result = ingest.exportJson(Otlp.twoJsonSpansMalformedInside(), Transport.HTTP);
 
     assertThat(result.outcome()).isEqualTo(Outcome.FULL);
     assertThat(result.message()).isEqualTo("the span buffer is full "
         + "(spanprof.assembly.max-buffered-spans=2); none of the 2 spans was taken, retry later");
     assertThat(events).containsExactly("refused buffer_full 2");
     analysisHasRoom = true;
-    assertThat(ingest.exportJson(TWO_JSON_SPANS_MALFORMED_INSIDE, Transport.HTTP).outcome())
+    assertThat(ingest.exportJson(Otlp.twoJsonSpansMalformedInside(), Transport.HTTP).outcome())
         .as("with room to make, the same request is decoded").isEqualTo(Outcome.MALFORMED);
   }
 
@@ -218,7 +214,7 @@ class TraceIngestTest {
     forwardingMayRefuse = true;
     forwardingHasRoom = false;
 
-    IngestResult result = ingest.exportJson(TWO_JSON_SPANS_MALFORMED_INSIDE, Transport.HTTP);
+    IngestResult result = ingest.exportJson(Otlp.twoJsonSpansMalformedInside(), Transport.HTTP);
 
     assertThat(result.outcome()).isEqualTo(Outcome.FULL);
     assertThat(result.message()).startsWith("the forwarding queue is full");

@@ -1,6 +1,10 @@
 package dev.spanprof.testing;
 
 import com.google.protobuf.ByteString;
+import com.google.protobuf.InvalidProtocolBufferException;
+import com.google.protobuf.util.JsonFormat;
+import com.google.rpc.RetryInfo;
+import com.google.rpc.Status;
 import dev.spanprof.analysis.TraceId;
 import io.opentelemetry.proto.collector.trace.v1.ExportTraceServiceRequest;
 import io.opentelemetry.proto.common.v1.AnyValue;
@@ -10,6 +14,7 @@ import io.opentelemetry.proto.trace.v1.ResourceSpans;
 import io.opentelemetry.proto.trace.v1.ScopeSpans;
 import io.opentelemetry.proto.trace.v1.Span;
 import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
 
 /** Builds OTLP requests for tests. */
 public final class Otlp {
@@ -49,6 +54,25 @@ public final class Otlp {
     byte[] notASpan = {0x08};
     return WireBytes.field(1, WireBytes.field(2,
         WireBytes.field(2, notASpan), WireBytes.field(2, notASpan)));
+  }
+
+  /**
+   * The OTLP/JSON counterpart of {@link #twoSpansMalformedInside}: a well-formed request of two
+   * spans whose trace ids are not hex. Counting its spans reads two; decoding them finds the
+   * request malformed.
+   */
+  public static byte[] twoJsonSpansMalformedInside() {
+    return ("{\"resourceSpans\":[{\"scopeSpans\":[{\"spans\":"
+        + "[{\"traceId\":\"not hex\"},{\"traceId\":\"not hex\"}]}]}]}").getBytes(StandardCharsets.UTF_8);
+  }
+
+  /** A {@code google.rpc.Status} an OTLP/HTTP response gave in JSON, its {@code RetryInfo} read. */
+  public static Status jsonStatus(byte[] body) throws InvalidProtocolBufferException {
+    Status.Builder status = Status.newBuilder();
+    JsonFormat.parser()
+        .usingTypeRegistry(JsonFormat.TypeRegistry.newBuilder().add(RetryInfo.getDescriptor()).build())
+        .merge(new String(body, StandardCharsets.UTF_8), status);
+    return status.build();
   }
 
   /** A request of one resource ({@code service.name=service}) holding {@code spans}. */
