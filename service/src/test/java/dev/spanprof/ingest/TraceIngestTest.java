@@ -21,6 +21,8 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 class TraceIngestTest {
 
@@ -103,12 +105,32 @@ class TraceIngestTest {
     assertThat(store.slabsHoldingSpans()).as("the refused spans' bytes given back").isZero();
   }
 
-  @Test
-  void exportProtobuf_passThroughForwardingFullAndMayRefuse_refusedHavingOnlyCountedTheSpans() {
+  /** A request of two spans malformed inside, in each encoding: counted two, decoded malformed. */
+  enum MalformedInside {
+    PROTOBUF {
+      @Override
+      IngestResult export(TraceIngest ingest) {
+        return ingest.exportProtobuf(Otlp.twoSpansMalformedInside(), Transport.HTTP);
+      }
+    },
+    JSON {
+      @Override
+      IngestResult export(TraceIngest ingest) {
+        return ingest.exportJson(Otlp.twoJsonSpansMalformedInside(), Transport.HTTP);
+      }
+    };
+
+    abstract IngestResult export(TraceIngest ingest);
+  }
+
+  @ParameterizedTest
+  @EnumSource(MalformedInside.class)
+  void export_passThroughForwardingFullAndMayRefuse_refusedHavingOnlyCountedTheSpans(
+      MalformedInside request) {
     forwardingMayRefuse = true;
     forwardingHasRoom = false;
 
-    IngestResult result = ingest.exportProtobuf(Otlp.twoSpansMalformedInside(), Transport.HTTP);
+    IngestResult result = request.export(ingest);
 
     assertThat(result.outcome()).isEqualTo(Outcome.FULL);
     assertThat(result.message()).isEqualTo("the forwarding queue is full "
@@ -116,7 +138,7 @@ class TraceIngestTest {
         + "none of the 2 spans was taken, retry later");
     assertThat(events).containsExactly("refused buffer_full 2");
     forwardingHasRoom = true;
-    assertThat(ingest.exportProtobuf(Otlp.twoSpansMalformedInside(), Transport.HTTP).outcome())
+    assertThat(request.export(ingest).outcome())
         .as("with room, the same request is decoded").isEqualTo(Outcome.MALFORMED);
   }
 
@@ -136,13 +158,14 @@ class TraceIngestTest {
     assertThat(store.slabsHoldingSpans()).as("the refused spans' bytes given back").isZero();
   }
 
-  @Test
-  void exportProtobuf_bufferFullAndAnalysisFull_refusedAsFullHavingOnlyCountedTheSpans() {
+  @ParameterizedTest
+  @EnumSource(MalformedInside.class)
+  void export_bufferFullAndAnalysisFull_refusedAsFullHavingOnlyCountedTheSpans(
+      MalformedInside request) {
     fillTheBufferWhileTheAnalysisIsFull();
-    // Spans that the walk would refuse as malformed: the refusal did not read them.
-    byte[] body = Otlp.twoSpansMalformedInside();
 
-    IngestResult result = ingest.exportProtobuf(body, Transport.GRPC);
+    // Spans that the decode would refuse as malformed: the refusal did not read them.
+    IngestResult result = request.export(ingest);
 
     assertThat(result.outcome()).isEqualTo(Outcome.FULL);
     assertThat(result.message()).isEqualTo("the span buffer is full "
@@ -152,12 +175,13 @@ class TraceIngestTest {
     assertThat(store.slabsHoldingSpans()).as("only the buffered span's bytes held").isOne();
   }
 
-  @Test
-  void exportProtobuf_bufferFullButAnalysisTakesTheOldestTrace_decodedAsUsual() {
+  @ParameterizedTest
+  @EnumSource(MalformedInside.class)
+  void export_bufferFullButAnalysisTakesTheOldestTrace_decodedAsUsual(MalformedInside request) {
     fillTheBufferWhileTheAnalysisIsFull();
     analysisHasRoom = true;
 
-    IngestResult result = ingest.exportProtobuf(Otlp.twoSpansMalformedInside(), Transport.GRPC);
+    IngestResult result = request.export(ingest);
 
     assertThat(result.outcome()).isEqualTo(Outcome.MALFORMED);
     assertThat(events).containsExactly("rejected malformed");
@@ -192,33 +216,6 @@ class TraceIngestTest {
         .isEqualTo(Outcome.UNAVAILABLE);
     assertThat(events)
         .containsExactly("rejected malformed", "refused too_large 3", "rejected unavailable");
-  }
-
-  @Test
-  void exportJson_bufferFullAndAnalysisFull_refusedAsFullHavingOnlyCountedTheSpans() {
-    fillTheBufferWhileTheAnalysisIsFull();
-
-    IngestResult result = ingest.exportJson(Otlp.twoJsonSpansMalformedInside(), Transport.HTTP);
-
-    assertThat(result.outcome()).isEqualTo(Outcome.FULL);
-    assertThat(result.message()).isEqualTo("the span buffer is full "
-        + "(spanprof.assembly.max-buffered-spans=2); none of the 2 spans was taken, retry later");
-    assertThat(events).containsExactly("refused buffer_full 2");
-    analysisHasRoom = true;
-    assertThat(ingest.exportJson(Otlp.twoJsonSpansMalformedInside(), Transport.HTTP).outcome())
-        .as("with room to make, the same request is decoded").isEqualTo(Outcome.MALFORMED);
-  }
-
-  @Test
-  void exportJson_passThroughForwardingFullAndMayRefuse_refusedHavingOnlyCountedTheSpans() {
-    forwardingMayRefuse = true;
-    forwardingHasRoom = false;
-
-    IngestResult result = ingest.exportJson(Otlp.twoJsonSpansMalformedInside(), Transport.HTTP);
-
-    assertThat(result.outcome()).isEqualTo(Outcome.FULL);
-    assertThat(result.message()).startsWith("the forwarding queue is full");
-    assertThat(events).containsExactly("refused buffer_full 2");
   }
 
   @Test
