@@ -17,8 +17,9 @@ public interface AcceptedSpansConsumer {
   }
 
   /**
-   * Whether {@link #hasRoomFor} may say no now. While it may, ingest counts each protobuf
-   * request's spans before decoding it, so that a request without room is refused undecoded.
+   * Whether {@link #hasRoomFor} may say no now. While it may, ingest counts each request's spans
+   * (protobuf or OTLP/JSON) before decoding it, so that a request without room is refused
+   * undecoded.
    */
   default boolean mayRefuse() {
     return false;
