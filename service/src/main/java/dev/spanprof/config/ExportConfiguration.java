@@ -23,7 +23,11 @@ public final class ExportConfiguration {
   public static final int DEFAULT_COMPRESSION_LEVEL = 1;
   public static final Duration DEFAULT_MAX_ELAPSED = Duration.ofMinutes(5);
   public static final Duration DEFAULT_INITIAL_BACKOFF = Duration.ofSeconds(1);
-  public static final Duration DEFAULT_MAX_BACKOFF = Duration.ofSeconds(30);
+  /**
+   * Short, so that forwarding resumes within seconds of the next hop's return even when no other
+   * sender's request wakes the waiting ones (the Collector's default is 30 s).
+   */
+  public static final Duration DEFAULT_MAX_BACKOFF = Duration.ofSeconds(5);
 
   /** How spans are sent. */
   public enum Protocol { GRPC, HTTP_PROTOBUF, HTTP_JSON }

@@ -6,10 +6,10 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Spans waiting to be sent, at most {@code capacity}, and the batches being sent. When full, the
- * oldest make room and are reported as dropped: under a long outage the newest data is the most
- * useful. While the next hop takes what is sent, the {@link Forwarder} keeps the queue from filling
- * instead, by holding the analysis back ({@link #hasRoomFor}). A taken batch stays counted (in
+ * Spans waiting to be sent, at most {@code capacity}, and the batches being sent. The
+ * {@link Forwarder} keeps the queue from overflowing by holding the analysis back
+ * ({@link #hasRoomFor}); should more come all the same (pass-through requests racing for the last
+ * room), the oldest make room and are reported as dropped. A taken batch stays counted (in
  * flight) until {@link #done}, so the count never misses spans between leaving the queue and
  * being resolved.
  */

@@ -16,8 +16,12 @@ import java.net.URI;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.LockSupport;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -31,9 +35,11 @@ import org.slf4j.LoggerFactory;
  * retried with exponential backoff and jitter (at least the next hop's retry-after) until
  * {@code max-elapsed}; anything given up is counted with its reason, never silently lost.
  *
- * <p>A next hop slower than the spans coming in holds the analysis back ({@link #hasRoomFor}), so
- * that ingest refuses and clients retry; only while it does not take what is sent (down,
- * overloaded, refusing) does the full queue drop its oldest spans, so that profiling goes on.
+ * <p>A next hop slower than the spans coming in, or not taking them at all, holds the analysis
+ * back ({@link #hasRoomFor}), so that ingest refuses and clients keep and retry what they would
+ * send: an outage costs the senders' retries, not spans that were acknowledged. Retries probe
+ * the connection afresh, and the first one that goes through wakes every sender waiting out its
+ * backoff, so forwarding resumes as soon as the next hop is back.
  */
 @Singleton
 public final class Forwarder implements ProfileConsumer, AcceptedSpansConsumer {
@@ -54,7 +60,9 @@ public final class Forwarder implements ProfileConsumer, AcceptedSpansConsumer {
   private volatile boolean stopping;
   private volatile long deadlineNanos = Long.MAX_VALUE;
   private volatile String lastError = "";
-  private volatile boolean lastSendWentThrough = true;
+  /** Requests that went through; a sender waiting out its backoff retries once this moves. */
+  private final AtomicLong wentThrough = new AtomicLong();
+  private final Set<Thread> backingOff = ConcurrentHashMap.newKeySet();
 
   Forwarder(ExportConfiguration configuration, DistributionService distributions,
       SpanStore store, ExportListener listener, RetryClock clock) {
@@ -117,22 +125,17 @@ public final class Forwarder implements ProfileConsumer, AcceptedSpansConsumer {
 
   /**
    * Enriched mode: whether the queue has room for a trace of {@code traceSpans} and the
-   * {@code queuedSpans} waiting for analysis before it, while the next hop takes what is sent, so
-   * that a slow next hop holds the analysis back (and ingest refuses) instead of the queue
-   * dropping analysed spans. While the last send did not go through (the next hop is down,
-   * overloaded or refusing), there is always room: the analysis and its metrics go on, and the
-   * queue drops its oldest, counted as {@code queue_full}.
+   * {@code queuedSpans} waiting for analysis before it, so that a slow or absent next hop holds
+   * the analysis back (and ingest refuses) instead of the queue dropping analysed spans.
    */
   @Override
   public boolean hasRoomFor(long queuedSpans, int traceSpans) {
-    return !enabled || mode != Mode.ENRICHED || !lastSendWentThrough
-        || queue.hasRoomFor(queuedSpans, traceSpans);
+    return !enabled || mode != Mode.ENRICHED || queue.hasRoomFor(queuedSpans, traceSpans);
   }
 
   /**
-   * Pass-through mode: whether the queue has room for a request of {@code spans} while the next
-   * hop takes what is sent; ingest refuses the request otherwise (see {@link #hasRoomFor(long,
-   * int)}).
+   * Pass-through mode: whether the queue has room for a request of {@code spans}; ingest refuses
+   * the request otherwise (see {@link #hasRoomFor(long, int)}).
    */
   @Override
   public boolean hasRoomFor(int spans) {
@@ -141,7 +144,7 @@ public final class Forwarder implements ProfileConsumer, AcceptedSpansConsumer {
 
   @Override
   public boolean mayRefuse() {
-    return enabled && mode == Mode.PASSTHROUGH && lastSendWentThrough;
+    return enabled && mode == Mode.PASSTHROUGH;
   }
 
   /** Spans waiting to be sent or in flight. */
@@ -194,12 +197,15 @@ public final class Forwarder implements ProfileConsumer, AcceptedSpansConsumer {
     int spans = batch.size();
     long start = clock.nanoTime();
     for (int attempt = 0; ; attempt++) {
+      if (attempt > 0) {
+        sender.reconnectNow();
+      }
       long sent = System.nanoTime();
       SendResult result = sender.send(request);
       listener.onRequest(Duration.ofNanos(System.nanoTime() - sent));
-      lastSendWentThrough = result.outcome() == SendResult.Outcome.SENT;
       switch (result.outcome()) {
         case SENT -> {
+          wakeBackingOff();
           listener.onExported(spans - result.rejectedSpans());
           if (result.rejectedSpans() > 0) {
             listener.onFailed("rejected", result.rejectedSpans());
@@ -224,9 +230,28 @@ public final class Forwarder implements ProfileConsumer, AcceptedSpansConsumer {
             return;
           }
           listener.onRetry(result.reason());
-          clock.sleep(delay);
+          waitOut(delay);
         }
       }
+    }
+  }
+
+  /** Waits {@code delay}, or less if another sender's request goes through meanwhile. */
+  private void waitOut(Duration delay) throws InterruptedException {
+    long seen = wentThrough.get();
+    Thread self = Thread.currentThread();
+    backingOff.add(self);
+    try {
+      clock.sleep(delay, () -> wentThrough.get() != seen);
+    } finally {
+      backingOff.remove(self);
+    }
+  }
+
+  private void wakeBackingOff() {
+    wentThrough.incrementAndGet();
+    for (Thread waiting : backingOff) {
+      LockSupport.unpark(waiting);
     }
   }
 

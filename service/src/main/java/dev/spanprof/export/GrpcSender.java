@@ -111,6 +111,12 @@ final class GrpcSender implements OtlpSender {
     }
   }
 
+  /** grpc-java waits up to two minutes between reconnects; a retry should not. */
+  @Override
+  public void reconnectNow() {
+    channel.resetConnectBackoff();
+  }
+
   private static Duration retryInfo(StatusRuntimeException e) {
     com.google.rpc.Status status = StatusProto.fromThrowable(e);
     if (status == null) {

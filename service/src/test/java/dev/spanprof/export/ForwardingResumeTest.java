@@ -1,0 +1,96 @@
+package dev.spanprof.export;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.spanprof.analysis.TraceId;
+import dev.spanprof.assembly.ManualTimeSource;
+import dev.spanprof.assembly.TraceAssembler;
+import dev.spanprof.testing.GrpcOtlpReceiver;
+import dev.spanprof.testing.ManualRetryClock;
+import dev.spanprof.testing.Meters;
+import dev.spanprof.testing.Otlp;
+import dev.spanprof.testing.TestTraffic;
+import io.grpc.Status;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micronaut.context.ApplicationContext;
+import io.micronaut.context.annotation.Property;
+import io.micronaut.test.extensions.junit5.annotation.MicronautTest;
+import io.micronaut.test.support.TestPropertyProvider;
+import jakarta.inject.Inject;
+import java.io.IOException;
+import java.time.Duration;
+import java.util.Map;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+
+/**
+ * Forwarding resumes as soon as the next hop is back: a sender waiting out its backoff retries
+ * the moment another sender's request goes through, not when its own wait ends. Here the wait
+ * never ends by itself (held), so only the wake-up can send the first batch.
+ *
+ * <pre>
+ *   sender 1  |A fails|~~~~~~~~~~ backoff (held) ~~~~~~~~~|A|      A retried on the wake-up
+ *   sender 2                           |B goes through|──wake
+ *   next hop  |down ............|up ..............................
+ * </pre>
+ */
+@MicronautTest
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+@Property(name = "test.time", value = "manual")
+@Property(name = "test.profiles", value = "recording")
+@Property(name = "test.retry-clock", value = "manual")
+class ForwardingResumeTest implements TestPropertyProvider {
+
+  private static final int SPANS_PER_TRACE = 4;
+
+  private final GrpcOtlpReceiver receiver = GrpcOtlpReceiver.plaintext();
+
+  @Inject ApplicationContext context;
+  @Inject ManualTimeSource time;
+  @Inject ManualRetryClock retryClock;
+  @Inject TraceAssembler assembler;
+  @Inject Forwarder forwarder;
+  @Inject MeterRegistry registry;
+
+  ForwardingResumeTest() throws IOException {}
+
+  @Override
+  public Map<String, String> getProperties() {
+    return Map.of(
+        "spanprof.export.endpoint", "http://localhost:" + receiver.port(),
+        "spanprof.export.flush-interval", "10ms",
+        "spanprof.export.num-consumers", "2",
+        "spanprof.export.max-batch-spans", String.valueOf(SPANS_PER_TRACE));
+  }
+
+  @AfterAll
+  void stopReceiver() throws InterruptedException {
+    receiver.close();
+  }
+
+  @Test
+  void nextHopBack_senderInBackoffRetriesWhenAnotherGetsThrough() throws Exception {
+    retryClock.holdSleeps();
+    receiver.failWith(request -> Status.UNAVAILABLE.withDescription("down"));
+    send(new TraceId(0xA, 1));
+    retryClock.awaitSleeps(1, Duration.ofSeconds(30));
+
+    receiver.failWith(request -> null);
+    send(new TraceId(0xB, 1));
+
+    receiver.await(span -> true, 2 * SPANS_PER_TRACE, Duration.ofSeconds(30));
+    assertThat(forwarder.awaitSent(Duration.ofSeconds(30))).isTrue();
+    Meters meters = new Meters(registry);
+    assertThat(meters.count("spanprof.exported.spans")).isEqualTo(2 * SPANS_PER_TRACE);
+    assertThat(meters.sum("spanprof.export.failed.spans")).isZero();
+    assertThat(retryClock.sleeps()).as("A waited once, and was woken").hasSize(1);
+  }
+
+  private void send(TraceId trace) throws Exception {
+    assertThat(TestTraffic.postProtobuf(context, Otlp.rootAndChildren("svc", trace,
+        SPANS_PER_TRACE))).isEqualTo(200);
+    time.advance(Duration.ofSeconds(5));
+    assembler.sweep();
+  }
+}
