@@ -2,6 +2,7 @@ package dev.spanprof.assembly;
 
 import dev.spanprof.analysis.SpanRecord;
 import dev.spanprof.analysis.TraceId;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -15,7 +16,8 @@ import java.util.concurrent.atomic.AtomicLong;
  * the maximum age, when it reaches the per-trace span limit, when the buffer needs room (the
  * oldest traces go first), or at shutdown. Completed traces go to a {@link TraceHandoff}; when the
  * hand-off has no room the trace simply stays buffered and is offered again on the next sweep, so
- * no span is ever dropped here.
+ * no span is ever dropped here. A fragment at the span limit that waits so takes no more spans:
+ * the trace's next span starts the next fragment, so no fragment ever exceeds the limit.
  *
  * <p><b>Concurrency.</b> Traces live in shards chosen by trace id, each guarded by its own monitor,
  * so ingest threads contend only when they touch the same shard. Memory is bounded by one atomic
@@ -226,10 +228,7 @@ public final class TraceAssembler {
     if (now - trace.firstArrivalNanos >= maxAgeNanos) {
       return Completion.MAX_AGE;
     }
-    if (trace.spans.size() >= policy.maxSpansPerTrace()) {
-      return Completion.SPAN_LIMIT;
-    }
-    return null;
+    return null; // open traces are below the span limit: at it they are completed or closed
   }
 
   /** One trace (or fragment) still collecting spans. Guarded by its shard's monitor. */
@@ -257,8 +256,11 @@ public final class TraceAssembler {
    */
   private final class Shard {
     private final LinkedHashMap<TraceId, PendingTrace> open = new LinkedHashMap<>();
-    /** Traces at the span limit that the hand-off had no room for: due wherever they are. */
-    private final List<PendingTrace> atSpanLimit = new ArrayList<>();
+    /**
+     * Fragments at the span limit that the hand-off had no room for, oldest first: no longer open
+     * (the trace's next span starts a new fragment), handed on before anything else.
+     */
+    private final ArrayDeque<PendingTrace> atSpanLimit = new ArrayDeque<>();
     private final LinkedHashMap<TraceId, Completion> recentlyCompleted;
     /** The head of {@link #open}, published for lock-free eviction scans; null when empty. */
     volatile PendingTrace oldest;
@@ -290,12 +292,12 @@ public final class TraceAssembler {
         trace.lastArrivalNanos = now;
         late += trace.late ? 1 : 0;
         if (trace.spans.size() == policy.maxSpansPerTrace()) {
-          if (complete(trace, Completion.SPAN_LIMIT)) {
-            trace = null; // the next span starts a fragment
-          } else {
-            // The hand-off is full: the trace stays (over its limit) until a sweep finds room.
-            atSpanLimit.add(trace);
+          if (!complete(trace, Completion.SPAN_LIMIT)) {
+            // The hand-off is full: the fragment waits, closed, until a sweep finds room.
+            close(trace, Completion.SPAN_LIMIT);
+            atSpanLimit.addLast(trace);
           }
+          trace = null; // the next span starts a fragment
         }
       }
       return late;
@@ -324,13 +326,8 @@ public final class TraceAssembler {
      * is taken, so a trace whose first span raced another request's may complete a sweep late.
      */
     synchronized boolean completeDue(long now) {
-      while (!atSpanLimit.isEmpty()) {
-        PendingTrace trace = atSpanLimit.get(atSpanLimit.size() - 1);
-        // Completed since (evicted, say) when it is no longer the open trace of its id.
-        if (open.get(trace.id) == trace && !complete(trace, dueReason(trace, now))) {
-          return false;
-        }
-        atSpanLimit.remove(atSpanLimit.size() - 1);
+      if (!handOnAtSpanLimit()) {
+        return false;
       }
       List<PendingTrace> due = null;
       for (PendingTrace trace : open.values()) {
@@ -356,6 +353,9 @@ public final class TraceAssembler {
     }
 
     synchronized boolean completeAll(Completion reason) {
+      if (!handOnAtSpanLimit()) {
+        return false;
+      }
       for (PendingTrace trace : new ArrayList<>(open.values())) {
         if (!complete(trace, reason)) {
           return false;
@@ -375,16 +375,40 @@ public final class TraceAssembler {
       return trace == null || complete(trace, Completion.EVICTED);
     }
 
+    /** Hands on the fragments waiting at the span limit, oldest first, while the hand-off takes them. */
+    private boolean handOnAtSpanLimit() {
+      while (!atSpanLimit.isEmpty()) {
+        if (!handOn(atSpanLimit.peekFirst(), Completion.SPAN_LIMIT)) {
+          return false;
+        }
+        atSpanLimit.removeFirst();
+      }
+      return true;
+    }
+
     /** Hands {@code trace} on and forgets it, or leaves it buffered when the hand-off is full. */
     private boolean complete(PendingTrace trace, Completion reason) {
-      CompletedTrace completed = new CompletedTrace(trace.id, trace.spans, reason, trace.fragment);
-      if (!handoff.offer(completed)) {
+      if (!handOn(trace, reason)) {
         return false;
       }
+      close(trace, reason);
+      return true;
+    }
+
+    /** Stops {@code trace} taking spans: the next span of its id starts a new fragment. */
+    private void close(PendingTrace trace, Completion reason) {
       open.remove(trace.id);
       recentlyCompleted.put(trace.id, reason);
       if (oldest == trace) {
         oldest = open.isEmpty() ? null : open.values().iterator().next();
+      }
+    }
+
+    /** Offers {@code trace} to the hand-off; once taken, its spans are no longer buffered. */
+    private boolean handOn(PendingTrace trace, Completion reason) {
+      CompletedTrace completed = new CompletedTrace(trace.id, trace.spans, reason, trace.fragment);
+      if (!handoff.offer(completed)) {
+        return false;
       }
       bufferedSpans.addAndGet(-trace.spans.size());
       listener.onTraceCompleted(completed);

@@ -16,8 +16,8 @@ import java.util.concurrent.atomic.AtomicLong;
  * room for the queued spans and the offered ones ({@link TraceSink#hasRoomFor}: the forwarding's
  * queue is full), it says no, and the assembler keeps the trace buffered (which in turn makes
  * ingest refuse once the buffer is full — backpressure reaches the client instead of the heap, or
- * of the next hop's queue). An empty queue takes any one trace, so a trace larger than the bound
- * still gets through. While draining for shutdown the bound is lifted:
+ * of the next hop's queue). A trace larger than the bound is never taken: the configuration keeps
+ * {@code max-spans-per-trace} within it. While draining for shutdown the bound is lifted:
  * ingest is closed by then, so moving traces from the buffer to the queue cannot grow memory.
  */
 public final class TraceWorkers implements TraceHandoff {
@@ -113,7 +113,7 @@ public final class TraceWorkers implements TraceHandoff {
   }
 
   private boolean fits(long queued, int spans) {
-    return queued == 0 || queued + spans <= maxQueuedSpans;
+    return queued + spans <= maxQueuedSpans;
   }
 
   private void process(CompletedTrace trace) {

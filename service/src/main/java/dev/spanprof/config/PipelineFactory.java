@@ -51,11 +51,30 @@ final class PipelineFactory {
     return new TraceAnalyzer(mapping, !pools.getCapacity().isEmpty());
   }
 
+  /**
+   * The workers, whose queue, like the forwarding's, takes a whole fragment of a trace or none:
+   * so each must hold the largest, {@code max-spans-per-trace}, or such a fragment would wait
+   * forever.
+   */
   @Singleton
-  TraceWorkers traceWorkers(
-      AnalysisConfiguration configuration, TraceSink sink, AssemblyListener listener) {
+  TraceWorkers traceWorkers(AnalysisConfiguration configuration, AssemblyConfiguration assembly,
+      ExportConfiguration export, TraceSink sink, AssemblyListener listener) {
+    int fragment = assembly.getMaxSpansPerTrace();
+    requireRoomForFragment(configuration.getMaxQueuedSpans(),
+        AnalysisConfiguration.PREFIX + ".max-queued-spans", fragment);
+    if (export.enabled() && export.modeValue() == ExportConfiguration.Mode.ENRICHED) {
+      requireRoomForFragment(export.getQueueSpans(), ExportConfiguration.PREFIX + ".queue-spans",
+          fragment);
+    }
     return new TraceWorkers(
         configuration.effectiveWorkers(), configuration.getMaxQueuedSpans(), sink, listener);
+  }
+
+  private static void requireRoomForFragment(long bound, String key, int fragment) {
+    if (bound < fragment) {
+      throw new IllegalArgumentException(key + " must hold the largest fragment of a trace, "
+          + AssemblyConfiguration.PREFIX + ".max-spans-per-trace=" + fragment + ", was " + bound);
+    }
   }
 
   @Singleton

@@ -104,12 +104,11 @@ final class ExportQueue {
 
   /**
    * Whether a trace of {@code traceSpans}, and the {@code queuedSpans} still to come before it,
-   * fit beside the spans waiting without the oldest being dropped. With nothing waiting and
-   * nothing to come, any trace fits (one larger than the queue loses its oldest spans).
+   * fit beside the spans waiting without the oldest being dropped. A trace larger than the queue
+   * never fits: the configuration keeps {@code max-spans-per-trace} within it.
    */
   synchronized boolean hasRoomFor(long queuedSpans, int traceSpans) {
-    return entries.size() + queuedSpans + traceSpans <= capacity
-        || entries.isEmpty() && queuedSpans == 0;
+    return entries.size() + queuedSpans + traceSpans <= capacity;
   }
 
   /** Spans waiting or in flight. */

@@ -99,8 +99,38 @@ class TraceAssemblerTest {
 
     assertThat(handoff.traces).singleElement().satisfies(trace -> {
       assertThat(trace.completion()).isEqualTo(Completion.SPAN_LIMIT);
-      assertThat(trace.spanCount()).isEqualTo(4);
+      assertThat(trace.spans()).extracting(SpanRecord::spanId).containsExactly(1L, 2L, 3L);
     });
+    assertThat(assembler.bufferedSpans()).as("span 4, the next fragment, still open").isEqualTo(1);
+  }
+
+  /**
+   * A trace that keeps coming while the hand-off has no room is cut into fragments at the limit
+   * all the same; each waits whole, and they are handed on in order.
+   *
+   * <pre>
+   *   spans    1 2 3 | 4 5 6 | 7 8 9 | 10        limit 3, hand-off refusing throughout
+   *   handed   [1 2 3] [4 5 6] [7 8 9] [10]      once it takes them: each at most 3
+   * </pre>
+   */
+  @Test
+  void offer_traceKeepsComingWhileHandoffRefuses_noFragmentExceedsTheLimit() {
+    TraceAssembler assembler = assembler(100, 3);
+    handoff.refusing = true;
+    for (long spanId = 1; spanId <= 10; spanId += 2) {
+      assertThat(assembler.offer(List.of(span(1, spanId), span(1, spanId + 1))))
+          .isEqualTo(OfferResult.ACCEPTED);
+    }
+    assertThat(assembler.bufferedSpans()).isEqualTo(10);
+
+    handoff.refusing = false;
+    assertThat(assembler.completeAll(Completion.SHUTDOWN)).isTrue();
+
+    assertThat(handoff.traces).extracting(CompletedTrace::spanCount).containsExactly(3, 3, 3, 1);
+    assertThat(handoff.traces).flatExtracting(CompletedTrace::spans)
+        .extracting(SpanRecord::spanId).containsExactly(1L, 2L, 3L, 4L, 5L, 6L, 7L, 8L, 9L, 10L);
+    assertThat(handoff.traces).extracting(CompletedTrace::fragment)
+        .containsExactly(false, true, true, true);
     assertThat(assembler.bufferedSpans()).isZero();
   }
 

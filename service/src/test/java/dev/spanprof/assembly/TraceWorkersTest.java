@@ -116,7 +116,7 @@ class TraceWorkersTest {
   @Test
   void hasRoomFor_answersAsOfferWould_withoutQueueing() {
     TraceWorkers workers = blockedWorkers(5);
-    assertThat(workers.hasRoomFor(10)).as("an empty queue takes any one trace").isTrue();
+    assertThat(workers.hasRoomFor(10)).as("larger than the bound, even when empty").isFalse();
     workers.offer(trace(1, 3));
 
     assertThat(workers.hasRoomFor(2)).isTrue();
@@ -127,11 +127,12 @@ class TraceWorkersTest {
   }
 
   @Test
-  void offer_emptyQueue_takesATraceLargerThanTheBound() {
+  void offer_traceLargerThanTheBound_refusedEvenWhenTheQueueIsEmpty() {
     TraceWorkers workers = blockedWorkers(2);
 
-    assertThat(workers.offer(trace(1, 10))).isTrue();
-    assertThat(workers.offer(trace(2, 1))).isFalse();
+    assertThat(workers.offer(trace(1, 10))).isFalse();
+    assertThat(workers.queuedSpans()).isZero();
+    assertThat(workers.offer(trace(2, 2))).isTrue();
   }
 
   @Test

@@ -165,6 +165,25 @@ class ConfigurationTest {
             "spanprof.pools.lateness (PT5S) must exceed spanprof.assembly.trace-timeout (PT5S)");
   }
 
+  @Test
+  void start_analysisQueueSmallerThanAFragment_failsNamingBothKeys() {
+    assertThatThrownBy(() -> ApplicationContext.run(
+            Map.of("spanprof.analysis.max-queued-spans", "999",
+                "spanprof.assembly.max-spans-per-trace", "1000"), Environment.TEST).close())
+        .hasStackTraceContaining("spanprof.analysis.max-queued-spans must hold the largest fragment "
+            + "of a trace, spanprof.assembly.max-spans-per-trace=1000, was 999");
+  }
+
+  @Test
+  void start_forwardingQueueSmallerThanAFragment_failsNamingBothKeys() {
+    assertThatThrownBy(() -> ApplicationContext.run(
+            Map.of("spanprof.export.endpoint", "http://localhost:4317",
+                "spanprof.export.queue-spans", "500",
+                "spanprof.assembly.max-spans-per-trace", "1000"), Environment.TEST).close())
+        .hasStackTraceContaining("spanprof.export.queue-spans must hold the largest fragment "
+            + "of a trace, spanprof.assembly.max-spans-per-trace=1000, was 500");
+  }
+
   @SuppressWarnings("unchecked")
   private static void collectKeys(String prefix, Map<String, Object> node, TreeSet<String> keys) {
     node.forEach((name, value) -> {

@@ -73,6 +73,7 @@ class ForwardingBackpressureTest implements TestPropertyProvider {
         "spanprof.export.max-batch-spans", "10",
         "spanprof.export.queue-spans", "20",
         "spanprof.assembly.max-buffered-spans", "30",
+        "spanprof.assembly.max-spans-per-trace", "20",
         "spanprof.analysis.workers", "1",
         "spanprof.analysis.max-queued-spans", "1000");
   }

@@ -48,6 +48,7 @@ import org.junit.jupiter.api.Test;
 @Property(name = "test.time", value = "manual")
 @Property(name = "spanprof.assembly.max-buffered-spans", value = "50")
 @Property(name = "spanprof.analysis.max-queued-spans", value = "20")
+@Property(name = "spanprof.assembly.max-spans-per-trace", value = "20")
 @Property(name = "spanprof.analysis.workers", value = "1")
 class BackpressureTest {
 
