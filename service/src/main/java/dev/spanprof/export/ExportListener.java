@@ -16,6 +16,12 @@ public interface ExportListener {
 
   void onRetry(String reason);
 
+  /**
+   * Spans forwarded with their invalid UTF-8 repaired, after the next hop refused them as sent;
+   * counted in {@link #onExported} too.
+   */
+  void onRepaired(long spans);
+
   /** How long one request to the next hop took. */
   void onRequest(Duration latency);
 }

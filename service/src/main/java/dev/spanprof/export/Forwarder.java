@@ -47,6 +47,18 @@ public final class Forwarder implements ProfileConsumer, AcceptedSpansConsumer {
   private static final Logger LOG = LoggerFactory.getLogger(Forwarder.class);
   /** How long the sender waits for a first span before checking whether it should stop. */
   private static final long IDLE_NANOS = TimeUnit.MILLISECONDS.toNanos(200);
+  /**
+   * Requests that isolating the spans at fault in one refused batch may take: a span at fault
+   * among 1 024 takes 21 (two per halving, one repaired), so three such spans are found.
+   */
+  private static final int ISOLATION_REQUESTS = 64;
+  /**
+   * How the senders label a request refused for what it holds, whose spans can be isolated:
+   * receivers built on protobuf-java answer INVALID_ARGUMENT or, in grpc-java, UNKNOWN for a
+   * request that does not parse, grpc-go INTERNAL, OTLP/HTTP 400.
+   */
+  private static final Set<String> MALFORMED =
+      Set.of("invalid_argument", "unknown", "internal", "http_400");
 
   private final boolean enabled;
   private final Mode mode;
@@ -192,7 +204,69 @@ public final class Forwarder implements ProfileConsumer, AcceptedSpansConsumer {
     }
   }
 
+  /**
+   * Sends {@code batch}. A batch the next hop refuses as malformed is split in halves down to the
+   * spans at fault, each sent once more with its invalid UTF-8 repaired ({@link Utf8Repair}): one
+   * bad span does not take the others down. Isolating spends at most
+   * {@value #ISOLATION_REQUESTS} requests a batch, so a next hop that refuses everything costs a
+   * few requests, not two per span.
+   */
   private void send(List<ExportEntry> batch) throws InterruptedException {
+    SendResult refused = deliver(batch);
+    if (refused != null) {
+      Isolation isolation = new Isolation();
+      isolation.isolate(batch, refused);
+      if (isolation.givenUp > 0) {
+        lastError = isolation.refusal.message();
+        LOG.warn("forwarding gave up {} of {} spans that the next hop refused as malformed "
+            + "({}): {}", isolation.givenUp, batch.size(), isolation.refusal.reason(),
+            isolation.refusal.message());
+      }
+    }
+  }
+
+  /** The search for the spans at fault in one refused batch. */
+  private final class Isolation {
+    int requestsLeft = ISOLATION_REQUESTS;
+    int givenUp;
+    SendResult refusal;
+
+    void isolate(List<ExportEntry> batch, SendResult refused) throws InterruptedException {
+      if (batch.size() == 1) {
+        ExportEntry repaired = Utf8Repair.repair(batch.get(0));
+        if (repaired != null && requestsLeft > 0) {
+          requestsLeft--;
+          SendResult again = deliver(List.of(repaired));
+          if (again == null) {
+            listener.onRepaired(1);
+            return;
+          }
+          refused = again;
+        }
+      } else if (requestsLeft >= 2) {
+        requestsLeft -= 2;
+        int half = batch.size() / 2;
+        for (List<ExportEntry> part : List.of(batch.subList(0, half),
+            batch.subList(half, batch.size()))) {
+          SendResult partRefused = deliver(part);
+          if (partRefused != null) {
+            isolate(part, partRefused);
+          }
+        }
+        return;
+      }
+      listener.onFailed(refused.reason(), batch.size());
+      givenUp += batch.size();
+      refusal = refused;
+    }
+  }
+
+  /**
+   * Sends {@code batch} until it goes through or is given up, retrying as the next hop allows;
+   * returns the answer when the next hop refused it as malformed, else null (it is resolved and
+   * counted).
+   */
+  private SendResult deliver(List<ExportEntry> batch) throws InterruptedException {
     ExportRequest request = ExportRequest.of(batch);
     int spans = batch.size();
     long start = clock.nanoTime();
@@ -212,22 +286,25 @@ public final class Forwarder implements ProfileConsumer, AcceptedSpansConsumer {
             LOG.warn("the next hop rejected {} of {} spans: {}", result.rejectedSpans(), spans,
                 result.message());
           }
-          return;
+          return null;
         }
         case FAILED -> {
+          if (MALFORMED.contains(result.reason())) {
+            return result;
+          }
           giveUp(result.reason(), spans, result.message());
-          return;
+          return null;
         }
         case RETRY -> {
           Duration delay = backoff(attempt, result.retryAfter());
           long elapsed = clock.nanoTime() - start;
           if (elapsed + delay.toNanos() > configuration.getMaxElapsed().toNanos()) {
             giveUp("retries_exhausted", spans, result.message());
-            return;
+            return null;
           }
           if (System.nanoTime() + delay.toNanos() - deadlineNanos > 0) {
             giveUp("shutdown", spans, result.message());
-            return;
+            return null;
           }
           listener.onRetry(result.reason());
           waitOut(delay);

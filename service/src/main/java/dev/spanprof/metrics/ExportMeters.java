@@ -16,7 +16,8 @@ import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * Forwarding: spanprof_exported_spans_total, spanprof_export_failed_spans_total{reason},
- * spanprof_export_retries_total{reason}, spanprof_export_queue_spans (waiting or in flight) and its
+ * spanprof_export_retries_total{reason}, spanprof_export_repaired_spans_total,
+ * spanprof_export_queue_spans (waiting or in flight) and its
  * bound spanprof_export_queue_spans_limit, and
  * spanprof_export_latency_seconds (one request to the next hop). Of the spans handed to
  * forwarding, exported + failed + queued is all of them.
@@ -26,6 +27,7 @@ final class ExportMeters implements ExportListener {
 
   private final MeterRegistry registry;
   private final Counter exported;
+  private final Counter repaired;
   private final Timer latency;
   private final Map<String, Counter> failed = new ConcurrentHashMap<>();
   private final Map<String, Counter> retries = new ConcurrentHashMap<>();
@@ -35,6 +37,10 @@ final class ExportMeters implements ExportListener {
     this.registry = registry;
     this.exported = Counter.builder("spanprof.exported.spans")
         .description("Spans forwarded to the next hop")
+        .register(registry);
+    this.repaired = Counter.builder("spanprof.export.repaired.spans")
+        .description("Spans forwarded with invalid UTF-8 replaced, after the next hop refused "
+            + "them as sent (also counted as exported)")
         .register(registry);
     this.latency = Timer.builder("spanprof.export.latency")
         .description("Time of one export request to the next hop")
@@ -77,6 +83,11 @@ final class ExportMeters implements ExportListener {
             .tag("reason", reason)
             .register(registry))
         .increment();
+  }
+
+  @Override
+  public void onRepaired(long spans) {
+    repaired.increment(spans);
   }
 
   @Override

@@ -50,8 +50,10 @@ class ExportPiecesTest {
   @Test
   void queue_hasRoomFor_countsWaitingAndStillToComeButNotInFlight() throws Exception {
     ExportQueue queue = new ExportQueue(10);
-    assertThat(queue.hasRoomFor(0, 25)).as("nothing anywhere: any trace").isTrue();
-    assertThat(queue.hasRoomFor(1, 25)).as("more to come first").isFalse();
+    assertThat(queue.hasRoomFor(0, 10)).as("nothing anywhere: a trace as large as the queue")
+        .isTrue();
+    assertThat(queue.hasRoomFor(0, 11)).as("larger than the queue: never").isFalse();
+    assertThat(queue.hasRoomFor(1, 10)).as("more to come first").isFalse();
 
     queue.offer(entries(4));
     assertThat(queue.hasRoomFor(0, 6)).isTrue();

@@ -27,6 +27,10 @@ public final class WireBytes {
     return write(out -> out.writeFixed32(fieldNumber, value));
   }
 
+  public static byte[] fixed64Field(int fieldNumber, long value) {
+    return write(out -> out.writeFixed64(fieldNumber, value));
+  }
+
   public static byte[] concat(byte[]... parts) {
     ByteArrayOutputStream bytes = new ByteArrayOutputStream();
     for (byte[] part : parts) {
