@@ -1,6 +1,7 @@
 package dev.spanprof.config;
 
 import io.micronaut.context.annotation.ConfigurationProperties;
+import java.time.Duration;
 
 /** {@code spanprof.management.*}: the metrics and health listener. */
 @ConfigurationProperties(ManagementConfiguration.PREFIX)
@@ -11,8 +12,17 @@ public final class ManagementConfiguration {
   /** The OpenTelemetry Prometheus exporter's customary port. 0 picks a free one. */
   public static final int DEFAULT_PORT = 9464;
 
+  /** Long enough for any real client to send a request's few hundred bytes. */
+  public static final Duration DEFAULT_REQUEST_TIMEOUT = Duration.ofSeconds(10);
+  /** Longer than Prometheus's scrape interval, so a scraper's connection is reused. */
+  public static final Duration DEFAULT_IDLE_TIMEOUT = Duration.ofSeconds(60);
+  public static final int DEFAULT_MAX_CONNECTIONS = 256;
+
   private String host = DEFAULT_HOST;
   private int port = DEFAULT_PORT;
+  private Duration requestTimeout = DEFAULT_REQUEST_TIMEOUT;
+  private Duration idleTimeout = DEFAULT_IDLE_TIMEOUT;
+  private int maxConnections = DEFAULT_MAX_CONNECTIONS;
 
   public String getHost() {
     return host;
@@ -28,5 +38,43 @@ public final class ManagementConfiguration {
 
   public void setPort(int port) {
     this.port = port;
+  }
+
+  /** How long a request may take to arrive whole, from its first byte. */
+  public Duration getRequestTimeout() {
+    return requestTimeout;
+  }
+
+  public void setRequestTimeout(Duration requestTimeout) {
+    this.requestTimeout = requirePositive(requestTimeout, "request-timeout");
+  }
+
+  /** How long a connection may stay open between requests. */
+  public Duration getIdleTimeout() {
+    return idleTimeout;
+  }
+
+  public void setIdleTimeout(Duration idleTimeout) {
+    this.idleTimeout = requirePositive(idleTimeout, "idle-timeout");
+  }
+
+  /** Connections open at once; one more is closed as it opens. */
+  public int getMaxConnections() {
+    return maxConnections;
+  }
+
+  public void setMaxConnections(int maxConnections) {
+    if (maxConnections < 1) {
+      throw new IllegalArgumentException(
+          PREFIX + ".max-connections must be at least 1, was " + maxConnections);
+    }
+    this.maxConnections = maxConnections;
+  }
+
+  private static Duration requirePositive(Duration duration, String key) {
+    if (duration == null || duration.isNegative() || duration.isZero()) {
+      throw new IllegalArgumentException(PREFIX + "." + key + " must be positive, was " + duration);
+    }
+    return duration;
   }
 }

@@ -1,7 +1,5 @@
 package dev.spanprof.management;
 
-import com.sun.net.httpserver.HttpExchange;
-import com.sun.net.httpserver.HttpServer;
 import dev.spanprof.config.ManagementConfiguration;
 import dev.spanprof.ingest.IngestGate;
 import dev.spanprof.metrics.DistributionExport;
@@ -9,6 +7,31 @@ import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.micronaut.context.annotation.Context;
 import io.micronaut.context.event.ApplicationEventListener;
 import io.micronaut.runtime.server.event.ServerStartupEvent;
+import io.netty.bootstrap.ServerBootstrap;
+import io.netty.buffer.Unpooled;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelFuture;
+import io.netty.channel.ChannelFutureListener;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInitializer;
+import io.netty.channel.EventLoopGroup;
+import io.netty.channel.MultiThreadIoEventLoopGroup;
+import io.netty.channel.SimpleChannelInboundHandler;
+import io.netty.channel.nio.NioIoHandler;
+import io.netty.channel.socket.SocketChannel;
+import io.netty.channel.socket.nio.NioServerSocketChannel;
+import io.netty.handler.codec.http.DefaultFullHttpResponse;
+import io.netty.handler.codec.http.FullHttpRequest;
+import io.netty.handler.codec.http.FullHttpResponse;
+import io.netty.handler.codec.http.HttpHeaderNames;
+import io.netty.handler.codec.http.HttpHeaderValues;
+import io.netty.handler.codec.http.HttpMethod;
+import io.netty.handler.codec.http.HttpObjectAggregator;
+import io.netty.handler.codec.http.HttpResponseStatus;
+import io.netty.handler.codec.http.HttpServerCodec;
+import io.netty.handler.codec.http.HttpUtil;
+import io.netty.handler.codec.http.HttpVersion;
+import io.netty.handler.codec.http.QueryStringDecoder;
 import io.prometheus.metrics.expositionformats.OpenMetricsTextFormatWriter;
 import io.prometheus.metrics.expositionformats.PrometheusTextFormatWriter;
 import io.prometheus.metrics.model.snapshots.MetricSnapshot;
@@ -16,13 +39,17 @@ import io.prometheus.metrics.model.snapshots.MetricSnapshots;
 import jakarta.annotation.PreDestroy;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.OutputStream;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * Serves {@code GET /metrics}, {@code /health}, {@code /health/liveness} and
@@ -37,6 +64,13 @@ import java.util.concurrent.Executors;
  * <p>Readiness is UP from the moment the OTLP servers have started until the ingest gate closes
  * at shutdown; liveness is UP while this listener answers.
  *
+ * <p>Built on Netty so that no client can hold it: one event loop accepts, reads and answers the
+ * health probes without blocking; a request must arrive whole within the request timeout of its
+ * first byte, a connection may idle only so long between requests, and only so many are open at
+ * once ({@link ConnectionLimits}, {@code spanprof.management.*}); {@code /metrics} is rendered on
+ * a thread of its own, a scrape at a time with a few waiting, so a slow scrape never delays a
+ * probe.
+ *
  * <p>{@code /metrics} speaks the Prometheus text format, or OpenMetrics when the scraper's
  * {@code Accept} header asks for {@code application/openmetrics-text} (needed for exemplars). It
  * serves Micrometer's meters and the HdrHistogram distributions ({@link DistributionExport}).
@@ -49,14 +83,20 @@ import java.util.concurrent.Executors;
 @Context
 public final class ManagementServer implements ApplicationEventListener<ServerStartupEvent> {
 
+  /** Scrapes that may wait while one is rendered; beyond them a scrape gets 503. */
+  private static final int WAITING_SCRAPES = 4;
+  private static final int MAX_HEADER_BYTES = 8192;
   private static final String OPENMETRICS = "application/openmetrics-text";
   private static final String PROMETHEUS_TEXT = "text/plain; version=0.0.4; charset=utf-8";
+  private static final String TEXT = "text/plain; charset=utf-8";
 
-  private final HttpServer server;
-  private final ExecutorService executor;
+  private final EventLoopGroup loop;
+  private final ExecutorService scrapes;
+  private final Channel listener;
   private final PrometheusMeterRegistry registry;
   private final DistributionExport distributions;
   private final IngestGate gate;
+  private final AtomicInteger connections = new AtomicInteger();
   private volatile boolean started;
 
   ManagementServer(
@@ -67,21 +107,41 @@ public final class ManagementServer implements ApplicationEventListener<ServerSt
     this.registry = registry;
     this.distributions = distributions;
     this.gate = gate;
-    this.server = HttpServer.create(
-        new InetSocketAddress(configuration.getHost(), configuration.getPort()), 0);
-    this.executor = Executors.newSingleThreadExecutor(task -> {
-      Thread thread = new Thread(task, "spanprof-management");
-      thread.setDaemon(true);
-      return thread;
-    });
-    server.setExecutor(executor);
-    server.createContext("/", this::handle);
-    server.start();
+    this.loop = new MultiThreadIoEventLoopGroup(1, daemon("spanprof-management"),
+        NioIoHandler.newFactory());
+    this.scrapes = new ThreadPoolExecutor(1, 1, 0, TimeUnit.MILLISECONDS,
+        new ArrayBlockingQueue<>(WAITING_SCRAPES), daemon("spanprof-management-scrape"));
+    try {
+      this.listener = new ServerBootstrap()
+          .group(loop)
+          .channel(NioServerSocketChannel.class)
+          .childHandler(new ChannelInitializer<SocketChannel>() {
+            @Override
+            protected void initChannel(SocketChannel channel) {
+              channel.pipeline()
+                  .addLast(new ConnectionLimits(configuration.getRequestTimeout(),
+                      configuration.getIdleTimeout(), configuration.getMaxConnections(),
+                      connections))
+                  .addLast(new HttpServerCodec(4096, MAX_HEADER_BYTES, 8192))
+                  .addLast(new HttpObjectAggregator(8192))
+                  .addLast(new Requests());
+            }
+          })
+          .bind(new InetSocketAddress(configuration.getHost(), configuration.getPort()))
+          .syncUninterruptibly()
+          .channel();
+    } catch (RuntimeException e) {
+      loop.shutdownGracefully(0, 0, TimeUnit.SECONDS);
+      scrapes.shutdownNow();
+      throw new IOException("cannot listen on " + configuration.getHost() + ":"
+          + configuration.getPort() + " (" + ManagementConfiguration.PREFIX + ".host, .port): "
+          + e.getMessage(), e);
+    }
   }
 
   /** The bound port: the configured one, or the one picked when configured as 0. */
   public int port() {
-    return server.getAddress().getPort();
+    return ((InetSocketAddress) listener.localAddress()).getPort();
   }
 
   @Override
@@ -91,29 +151,69 @@ public final class ManagementServer implements ApplicationEventListener<ServerSt
 
   @PreDestroy
   void stop() {
-    server.stop(0);
-    executor.shutdownNow();
+    listener.close().syncUninterruptibly();
+    loop.shutdownGracefully(0, 1, TimeUnit.SECONDS);
+    scrapes.shutdownNow();
   }
 
-  private void handle(HttpExchange exchange) throws IOException {
-    try (exchange) {
-      if (!"GET".equals(exchange.getRequestMethod()) && !"HEAD".equals(exchange.getRequestMethod())) {
-        exchange.getResponseHeaders().set("Allow", "GET, HEAD");
-        respond(exchange, 405, "text/plain; charset=utf-8", "use GET\n");
+  /** Answers each whole request: probes at once on the event loop, scrapes on their thread. */
+  private final class Requests extends SimpleChannelInboundHandler<FullHttpRequest> {
+
+    @Override
+    protected void channelRead0(ChannelHandlerContext ctx, FullHttpRequest request) {
+      ctx.pipeline().get(ConnectionLimits.class).requestReceived();
+      boolean head = HttpMethod.HEAD.equals(request.method());
+      boolean keepAlive = HttpUtil.isKeepAlive(request);
+      if (!request.decoderResult().isSuccess()) {
+        respond(ctx, HttpResponseStatus.BAD_REQUEST, TEXT, "malformed request\n", head, false);
         return;
       }
-      switch (exchange.getRequestURI().getPath()) {
-        case "/metrics" -> metrics(exchange);
-        case "/health", "/health/readiness" -> health(exchange, started && gate.isOpen());
-        case "/health/liveness" -> health(exchange, true);
-        default -> respond(exchange, 404, "text/plain; charset=utf-8",
-            "not found; try /metrics, /health, /health/liveness or /health/readiness\n");
+      if (!HttpMethod.GET.equals(request.method()) && !head) {
+        FullHttpResponse response = response(HttpResponseStatus.METHOD_NOT_ALLOWED, TEXT,
+            "use GET\n", head);
+        response.headers().set(HttpHeaderNames.ALLOW, "GET, HEAD");
+        send(ctx, response, keepAlive);
+        return;
+      }
+      String path = new QueryStringDecoder(request.uri()).path();
+      switch (path) {
+        case "/metrics" -> scrape(ctx, request.headers().get(HttpHeaderNames.ACCEPT), head,
+            keepAlive);
+        case "/health", "/health/readiness" -> health(ctx, started && gate.isOpen(), head,
+            keepAlive);
+        case "/health/liveness" -> health(ctx, true, head, keepAlive);
+        default -> respond(ctx, HttpResponseStatus.NOT_FOUND, TEXT,
+            "not found; try /metrics, /health, /health/liveness or /health/readiness\n", head,
+            keepAlive);
+      }
+    }
+
+    @Override
+    public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+      ctx.close(); // a reset connection, say: nothing to answer
+    }
+
+    private void scrape(ChannelHandlerContext ctx, String accept, boolean head,
+        boolean keepAlive) {
+      try {
+        scrapes.execute(() -> {
+          FullHttpResponse response;
+          try {
+            response = metrics(accept, head);
+          } catch (IOException | RuntimeException e) {
+            response = response(HttpResponseStatus.INTERNAL_SERVER_ERROR, TEXT,
+                "cannot render the metrics: " + e + "\n", head);
+          }
+          send(ctx, response, keepAlive);
+        });
+      } catch (RejectedExecutionException busy) {
+        respond(ctx, HttpResponseStatus.SERVICE_UNAVAILABLE, TEXT,
+            "scrapes are already waiting; try again\n", head, keepAlive);
       }
     }
   }
 
-  private void metrics(HttpExchange exchange) throws IOException {
-    String accept = exchange.getRequestHeaders().getFirst("Accept");
+  private FullHttpResponse metrics(String accept, boolean head) throws IOException {
     MetricSnapshots meters = registry.getPrometheusRegistry().scrape();
     MetricSnapshots histograms = distributions.collect();
     ByteArrayOutputStream body = new ByteArrayOutputStream(64 * 1024);
@@ -134,28 +234,61 @@ public final class ManagementServer implements ApplicationEventListener<ServerSt
       writer.write(body, histograms);
       contentType = PROMETHEUS_TEXT;
     }
-    respond(exchange, 200, contentType, body.toByteArray());
+    return response(HttpResponseStatus.OK, contentType, body.toByteArray(), head);
   }
 
-  private static void health(HttpExchange exchange, boolean up) throws IOException {
-    respond(exchange, up ? 200 : 503, "application/json",
-        up ? "{\"status\":\"UP\"}" : "{\"status\":\"DOWN\"}");
+  private static void health(ChannelHandlerContext ctx, boolean up, boolean head,
+      boolean keepAlive) {
+    respond(ctx, up ? HttpResponseStatus.OK : HttpResponseStatus.SERVICE_UNAVAILABLE,
+        "application/json", up ? "{\"status\":\"UP\"}" : "{\"status\":\"DOWN\"}", head,
+        keepAlive);
   }
 
-  private static void respond(HttpExchange exchange, int status, String contentType, String body)
-      throws IOException {
-    respond(exchange, status, contentType, body.getBytes(StandardCharsets.UTF_8));
+  private static void respond(ChannelHandlerContext ctx, HttpResponseStatus status,
+      String contentType, String body, boolean head, boolean keepAlive) {
+    send(ctx, response(status, contentType, body, head), keepAlive);
   }
 
-  private static void respond(HttpExchange exchange, int status, String contentType, byte[] bytes)
-      throws IOException {
-    exchange.getResponseHeaders().set("Content-Type", contentType);
-    boolean head = "HEAD".equals(exchange.getRequestMethod());
-    exchange.sendResponseHeaders(status, head ? -1 : bytes.length);
-    if (!head) {
-      try (OutputStream out = exchange.getResponseBody()) {
-        out.write(bytes);
-      }
+  private static FullHttpResponse response(HttpResponseStatus status, String contentType,
+      String body, boolean head) {
+    return response(status, contentType, body.getBytes(StandardCharsets.UTF_8), head);
+  }
+
+  /** A response with its length; for HEAD, the length without the body. */
+  private static FullHttpResponse response(HttpResponseStatus status, String contentType,
+      byte[] body, boolean head) {
+    FullHttpResponse response = new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, status,
+        head ? Unpooled.EMPTY_BUFFER : Unpooled.wrappedBuffer(body));
+    response.headers()
+        .set(HttpHeaderNames.CONTENT_TYPE, contentType)
+        .setInt(HttpHeaderNames.CONTENT_LENGTH, body.length);
+    return response;
+  }
+
+  /** Writes the response (from any thread), then lets the connection idle or closes it. */
+  private static void send(ChannelHandlerContext ctx, FullHttpResponse response,
+      boolean keepAlive) {
+    if (!keepAlive) {
+      response.headers().set(HttpHeaderNames.CONNECTION, HttpHeaderValues.CLOSE);
     }
+    ChannelFuture written = ctx.writeAndFlush(response);
+    if (keepAlive) {
+      written.addListener(done -> {
+        ConnectionLimits limits = ctx.pipeline().get(ConnectionLimits.class);
+        if (limits != null) {
+          limits.answered(ctx);
+        }
+      });
+    } else {
+      written.addListener(ChannelFutureListener.CLOSE);
+    }
+  }
+
+  private static ThreadFactory daemon(String name) {
+    return task -> {
+      Thread thread = new Thread(task, name);
+      thread.setDaemon(true);
+      return thread;
+    };
   }
 }

@@ -59,6 +59,12 @@ class ConfigurationTest {
           .hasValue(SpanprofConfiguration.DEFAULT_SHUTDOWN_TIMEOUT);
       assertThat(environment.getProperty("spanprof.management.host", String.class))
           .hasValue(ManagementConfiguration.DEFAULT_HOST);
+      assertThat(environment.getProperty("spanprof.management.request-timeout", Duration.class))
+          .hasValue(ManagementConfiguration.DEFAULT_REQUEST_TIMEOUT);
+      assertThat(environment.getProperty("spanprof.management.idle-timeout", Duration.class))
+          .hasValue(ManagementConfiguration.DEFAULT_IDLE_TIMEOUT);
+      assertThat(environment.getProperty("spanprof.management.max-connections", Integer.class))
+          .hasValue(ManagementConfiguration.DEFAULT_MAX_CONNECTIONS);
     }
   }
 

@@ -1,0 +1,122 @@
+package dev.spanprof.management;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.micronaut.context.ApplicationContext;
+import io.micronaut.context.annotation.Property;
+import io.micronaut.test.extensions.junit5.annotation.MicronautTest;
+import jakarta.inject.Inject;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.Socket;
+import java.net.SocketException;
+import java.net.SocketTimeoutException;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Slow and greedy clients of the management listener do not stop the probes: a half-sent
+ * request is closed after the request timeout and holds nothing meanwhile; connections beyond
+ * the limit are closed as they open.
+ */
+@MicronautTest
+@Property(name = "spanprof.management.request-timeout", value = "300ms")
+@Property(name = "spanprof.management.max-connections", value = "8")
+class ManagementLimitsTest {
+
+  private static final Duration TEST_TIMEOUT = Duration.ofSeconds(30);
+
+  @Inject ApplicationContext context;
+
+  @Test
+  void halfSentRequest_probesAnsweredMeanwhile_closedAfterTheRequestTimeout() throws Exception {
+    try (Socket slow = connect()) {
+      OutputStream out = slow.getOutputStream();
+      out.write("GET /health/readiness HTTP/1.1\r\nHo".getBytes(StandardCharsets.US_ASCII));
+      out.flush();
+
+      assertThat(get("/health")).startsWith("HTTP/1.1 200");
+      assertThat(get("/metrics")).startsWith("HTTP/1.1 200");
+
+      // Nothing more is sent: the listener closes the connection without an answer.
+      assertThat(slow.getInputStream().read()).isEqualTo(-1);
+    }
+  }
+
+  @Test
+  void trickleOfOneByteAtATime_closedAtTheRequestTimeoutFromItsFirstByte() throws Exception {
+    byte[] request = "GET /health HTTP/1.1\r\nHost: x\r\n".getBytes(StandardCharsets.US_ASCII);
+    int sent = 0;
+    try (Socket slow = connect()) {
+      OutputStream out = slow.getOutputStream();
+      InputStream in = slow.getInputStream();
+      // A byte each time 100 ms pass with nothing read back; the listener closes mid-request.
+      slow.setSoTimeout(100);
+      for (byte b : request) {
+        out.write(b);
+        out.flush();
+        sent++;
+        try {
+          if (in.read() == -1) {
+            break;
+          }
+        } catch (SocketTimeoutException stillOpen) {
+          // the request is not whole yet, so nothing comes back: send the next byte
+        }
+      }
+    } catch (IOException reset) {
+      // closed while writing: as good as a close seen on read
+    }
+    assertThat(sent).as("closed before the request was whole").isLessThan(request.length);
+  }
+
+  @Test
+  void connectionsBeyondTheLimit_closedAsTheyOpen_probesAnsweredOnceOneLeaves() throws Exception {
+    List<Socket> idle = new ArrayList<>();
+    try {
+      for (int i = 0; i < 8; i++) {
+        idle.add(connect());
+      }
+      try (Socket oneTooMany = connect()) {
+        assertThat(oneTooMany.getInputStream().read()).isEqualTo(-1);
+      }
+      idle.remove(0).close();
+
+      // The listener sees the close a moment later; until then a probe is closed unanswered.
+      long deadline = System.nanoTime() + TEST_TIMEOUT.toNanos();
+      String answer = get("/health/liveness");
+      while (answer.isEmpty() && System.nanoTime() < deadline) {
+        answer = get("/health/liveness");
+      }
+      assertThat(answer).startsWith("HTTP/1.1 200");
+    } finally {
+      for (Socket socket : idle) {
+        socket.close();
+      }
+    }
+  }
+
+  private Socket connect() throws IOException {
+    Socket socket = new Socket("localhost", context.getBean(ManagementServer.class).port());
+    socket.setSoTimeout((int) TEST_TIMEOUT.toMillis());
+    return socket;
+  }
+
+  /**
+   * The answer to a GET on a connection of its own, closed after it (so that no client's pooled
+   * connection counts against the limit); "" when the listener closed it unanswered.
+   */
+  private String get(String path) throws IOException {
+    try (Socket socket = connect()) {
+      socket.getOutputStream().write(("GET " + path + " HTTP/1.1\r\nHost: localhost\r\n"
+          + "Connection: close\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
+      return new String(socket.getInputStream().readAllBytes(), StandardCharsets.ISO_8859_1);
+    } catch (SocketException reset) {
+      return "";
+    }
+  }
+}
