@@ -87,6 +87,8 @@ class SpanprofContainerChecks:
         # Manifests that replace the image's JVM options must not lose the collector choice.
         self.assertEqual(env(container)["JAVA_TOOL_OPTIONS"], image_java_options())
         self.assertIn("-XX:+UseParallelGC", image_java_options().split())
+        # An OutOfMemoryError ends the process, so the pod restarts instead of reporting UP.
+        self.assertIn("-XX:+ExitOnOutOfMemoryError", image_java_options().split())
         mounts = {m["mountPath"] for m in container["volumeMounts"]}
         self.assertEqual(mounts, {"/etc/spanprof", "/tmp"})
         limits = container["resources"]["limits"]
