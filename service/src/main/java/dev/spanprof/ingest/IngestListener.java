@@ -16,7 +16,9 @@ public interface IngestListener {
     /** The buffer was full and nothing could be completed early. */
     BUFFER_FULL("buffer_full"),
     /** The request alone has more spans than the buffer can hold. */
-    TOO_LARGE("too_large");
+    TOO_LARGE("too_large"),
+    /** The heap was above {@code spanprof.memory.limit-percentage} after collection. */
+    MEMORY_LIMIT("memory_limit");
 
     private final String label;
 

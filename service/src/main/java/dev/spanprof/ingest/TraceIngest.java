@@ -24,6 +24,7 @@ final class TraceIngest {
   private final IngestGate gate;
   private final IngestListener listener;
   private final AcceptedSpansConsumer accepted;
+  private final MemoryGuard memory;
   private final long maxBufferedSpans;
 
   TraceIngest(
@@ -31,6 +32,7 @@ final class TraceIngest {
       IngestGate gate,
       IngestListener listener,
       AcceptedSpansConsumer accepted,
+      MemoryGuard memory,
       SpanStore store,
       SpanMapping mapping,
       IngestConfiguration ingestConfiguration,
@@ -41,6 +43,7 @@ final class TraceIngest {
     this.gate = gate;
     this.listener = listener;
     this.accepted = accepted;
+    this.memory = memory;
     this.maxBufferedSpans = assemblyConfiguration.getMaxBufferedSpans();
   }
 
@@ -90,8 +93,9 @@ final class TraceIngest {
   }
 
   /**
-   * Refuses a request that the full forwarding queue, or the full buffer that cannot make room,
-   * would refuse anyway, having only counted its spans: under overload, decoding each request
+   * Refuses a request while the heap is over its limit ({@link MemoryGuard}), or one that the
+   * full forwarding queue, or the full buffer that cannot make room, would refuse anyway, having
+   * only counted its spans: under overload, decoding each request
    * before refusing it took the core the accepted ones needed. The spans count as refused for a
    * full buffer, invalid or not. Returns null when neither is full, or the request fits after
    * all, or its framing is malformed (the decode then says where), or it is too large for the
@@ -101,6 +105,16 @@ final class TraceIngest {
   private IngestResult refuseUndecoded(Transport transport, SpanCount count) {
     if (!gate.isOpen()) {
       return null;
+    }
+    if (memory.isOver()) {
+      int spans;
+      try {
+        spans = count.spans();
+      } catch (InvalidOtlpException malformed) {
+        spans = 0; // refused all the same: decoding it would take the heap there is not
+      }
+      listener.onRefused(transport, SpanRefusal.MEMORY_LIMIT, spans);
+      return IngestResult.refused(Outcome.FULL, memory.refusal());
     }
     boolean bufferStuck = !assembler.canMakeRoom();
     if (!bufferStuck && !accepted.mayRefuse()) {

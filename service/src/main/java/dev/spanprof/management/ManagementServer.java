@@ -2,6 +2,7 @@ package dev.spanprof.management;
 
 import dev.spanprof.config.ManagementConfiguration;
 import dev.spanprof.ingest.IngestGate;
+import dev.spanprof.ingest.MemoryGuard;
 import dev.spanprof.metrics.DistributionExport;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.micronaut.context.annotation.Context;
@@ -62,7 +63,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  * have stopped taking spans.
  *
  * <p>Readiness is UP from the moment the OTLP servers have started until the ingest gate closes
- * at shutdown; liveness is UP while this listener answers.
+ * at shutdown, but for while the heap is over its limit ({@link MemoryGuard}); DOWN says why.
+ * Liveness is UP while this listener answers.
  *
  * <p>Built on Netty so that no client can hold it: one event loop accepts, reads and answers the
  * health probes without blocking; a request must arrive whole within the request timeout of its
@@ -96,6 +98,7 @@ public final class ManagementServer implements ApplicationEventListener<ServerSt
   private final PrometheusMeterRegistry registry;
   private final DistributionExport distributions;
   private final IngestGate gate;
+  private final MemoryGuard memory;
   private final AtomicInteger connections = new AtomicInteger();
   private volatile boolean started;
 
@@ -103,10 +106,12 @@ public final class ManagementServer implements ApplicationEventListener<ServerSt
       ManagementConfiguration configuration,
       PrometheusMeterRegistry registry,
       DistributionExport distributions,
-      IngestGate gate) throws IOException {
+      IngestGate gate,
+      MemoryGuard memory) throws IOException {
     this.registry = registry;
     this.distributions = distributions;
     this.gate = gate;
+    this.memory = memory;
     this.loop = new MultiThreadIoEventLoopGroup(1, daemon("spanprof-management"),
         NioIoHandler.newFactory());
     this.scrapes = new ThreadPoolExecutor(1, 1, 0, TimeUnit.MILLISECONDS,
@@ -179,9 +184,8 @@ public final class ManagementServer implements ApplicationEventListener<ServerSt
       switch (path) {
         case "/metrics" -> scrape(ctx, request.headers().get(HttpHeaderNames.ACCEPT), head,
             keepAlive);
-        case "/health", "/health/readiness" -> health(ctx, started && gate.isOpen(), head,
-            keepAlive);
-        case "/health/liveness" -> health(ctx, true, head, keepAlive);
+        case "/health", "/health/readiness" -> health(ctx, readiness(), head, keepAlive);
+        case "/health/liveness" -> health(ctx, null, head, keepAlive);
         default -> respond(ctx, HttpResponseStatus.NOT_FOUND, TEXT,
             "not found; try /metrics, /health, /health/liveness or /health/readiness\n", head,
             keepAlive);
@@ -237,11 +241,22 @@ public final class ManagementServer implements ApplicationEventListener<ServerSt
     return response(HttpResponseStatus.OK, contentType, body.toByteArray(), head);
   }
 
-  private static void health(ChannelHandlerContext ctx, boolean up, boolean head,
+  /** Why spanprof takes no spans now, or null when it does. */
+  private String readiness() {
+    if (!started) {
+      return "starting";
+    }
+    if (!gate.isOpen()) {
+      return "shutting down";
+    }
+    return memory.isOver() ? "heap over spanprof.memory.limit-percentage" : null;
+  }
+
+  private static void health(ChannelHandlerContext ctx, String down, boolean head,
       boolean keepAlive) {
-    respond(ctx, up ? HttpResponseStatus.OK : HttpResponseStatus.SERVICE_UNAVAILABLE,
-        "application/json", up ? "{\"status\":\"UP\"}" : "{\"status\":\"DOWN\"}", head,
-        keepAlive);
+    respond(ctx, down == null ? HttpResponseStatus.OK : HttpResponseStatus.SERVICE_UNAVAILABLE,
+        "application/json", down == null ? "{\"status\":\"UP\"}"
+            : "{\"status\":\"DOWN\",\"reason\":\"" + down + "\"}", head, keepAlive);
   }
 
   private static void respond(ChannelHandlerContext ctx, HttpResponseStatus status,

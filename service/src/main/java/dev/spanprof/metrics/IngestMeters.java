@@ -1,8 +1,10 @@
 package dev.spanprof.metrics;
 
 import dev.spanprof.ingest.IngestListener;
+import dev.spanprof.ingest.MemoryGuard;
 import dev.spanprof.ingest.Transport;
 import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import jakarta.inject.Singleton;
 import java.util.EnumMap;
@@ -12,7 +14,8 @@ import java.util.Map;
  * Ingest counters. For every transport: spanprof_received_spans_total counts spans accepted,
  * spanprof_refused_spans_total{reason} spans of decoded requests that were not, and
  * spanprof_rejected_requests_total{reason} requests turned away before their spans could be
- * counted. spanprof_end_before_start_spans_total counts accepted spans flagged for analysis.
+ * counted. spanprof_end_before_start_spans_total counts accepted spans flagged for analysis;
+ * spanprof_memory_limited is 1 while the {@link MemoryGuard} refuses.
  */
 @Singleton
 final class IngestMeters implements IngestListener {
@@ -23,7 +26,11 @@ final class IngestMeters implements IngestListener {
   private final Map<Transport, Map<RequestRejection, Counter>> rejected =
       new EnumMap<>(Transport.class);
 
-  IngestMeters(MeterRegistry registry) {
+  IngestMeters(MeterRegistry registry, MemoryGuard memory) {
+    Gauge.builder("spanprof.memory.limited", memory, guard -> guard.isOver() ? 1 : 0)
+        .description("1 while the heap after collection is over spanprof.memory.limit-percentage "
+            + "and new spans are refused")
+        .register(registry);
     for (Transport transport : Transport.values()) {
       received.put(transport, Counter.builder("spanprof.received.spans")
           .description("Spans accepted")

@@ -59,6 +59,8 @@ class ConfigurationTest {
           .hasValue(SpanprofConfiguration.DEFAULT_SHUTDOWN_TIMEOUT);
       assertThat(environment.getProperty("spanprof.management.host", String.class))
           .hasValue(ManagementConfiguration.DEFAULT_HOST);
+      assertThat(environment.getProperty("spanprof.memory.limit-percentage", Integer.class))
+          .hasValue(MemoryConfiguration.DEFAULT_LIMIT_PERCENTAGE);
       assertThat(environment.getProperty("spanprof.management.request-timeout", Duration.class))
           .hasValue(ManagementConfiguration.DEFAULT_REQUEST_TIMEOUT);
       assertThat(environment.getProperty("spanprof.management.idle-timeout", Duration.class))

@@ -76,7 +76,7 @@ class PipelineLifecycleTest {
           .satisfies(trace -> assertThat(trace.completion()).isEqualTo(Completion.SHUTDOWN));
       HttpResponse<String> readiness = get(ports.managementUrl("/health/readiness"));
       assertThat(readiness.statusCode()).isEqualTo(503);
-      assertThat(readiness.body()).isEqualTo("{\"status\":\"DOWN\"}");
+      assertThat(readiness.body()).isEqualTo("{\"status\":\"DOWN\",\"reason\":\"shutting down\"}");
       assertThat(get(ports.managementUrl("/health/liveness")).statusCode()).isEqualTo(200);
       HttpResponse<byte[]> refused = post(ports, Otlp.request("shop", Otlp.span(new TraceId(4, 4), 1)));
       assertThat(refused.statusCode()).isEqualTo(503);

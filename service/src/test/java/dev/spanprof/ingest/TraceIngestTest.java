@@ -44,6 +44,7 @@ class TraceIngestTest {
         }
       }, AssemblyListener.NOOP);
   private final SpanStore store = SpanStore.ofSize(1 << 20);
+  private final MemoryGuard memory = new MemoryGuard(1000, 80, () -> 0, () -> {});
   private final TraceIngest ingest;
   private boolean forwardingHasRoom = true;
   /** Pass-through forwarding to a next hop that takes what is sent: the queue may refuse. */
@@ -87,7 +88,25 @@ class TraceIngestTest {
       public boolean mayRefuse() {
         return forwardingMayRefuse;
       }
-    }, store, SpanMapping.defaults(), new IngestConfiguration(), assembly);
+    }, memory, store, SpanMapping.defaults(), new IngestConfiguration(), assembly);
+  }
+
+  @Test
+  void exportProtobuf_heapOverItsLimit_refusedAsFullUndecoded_countedAsMemoryLimit() {
+    memory.afterCollection(801);
+    TraceId trace = new TraceId(1, 1);
+    byte[] body = Otlp.request("shop", Otlp.span(trace, 1), Otlp.span(trace, 2)).toByteArray();
+
+    IngestResult result = ingest.exportProtobuf(body, Transport.GRPC);
+
+    assertThat(result.outcome()).isEqualTo(Outcome.FULL);
+    assertThat(result.message()).contains("80.1 % full after collection",
+        "spanprof.memory.limit-percentage");
+    assertThat(events).containsExactly("refused memory_limit 2");
+    assertThat(assembler.bufferedSpans()).isZero();
+
+    memory.afterCollection(800);
+    assertThat(ingest.exportProtobuf(body, Transport.GRPC).outcome()).isEqualTo(Outcome.ACCEPTED);
   }
 
   @Test
