@@ -9,10 +9,11 @@ public final class AnalysisConfiguration {
   public static final String PREFIX = "spanprof.analysis";
   /** 0 means one worker per available processor. */
   public static final int DEFAULT_WORKERS = 0;
+  /** At a heap of 2 GiB or more; less in proportion ({@link HeapShare}). */
   public static final long DEFAULT_MAX_QUEUED_SPANS = 100_000;
 
   private int workers = DEFAULT_WORKERS;
-  private long maxQueuedSpans = DEFAULT_MAX_QUEUED_SPANS;
+  private long maxQueuedSpans = HeapShare.scaled(DEFAULT_MAX_QUEUED_SPANS);
 
   public int getWorkers() {
     return workers;

@@ -11,15 +11,17 @@ public final class AssemblyConfiguration {
   public static final String PREFIX = "spanprof.assembly";
   public static final Duration DEFAULT_TRACE_TIMEOUT = Duration.ofSeconds(5);
   public static final Duration DEFAULT_MAX_TRACE_AGE = Duration.ofSeconds(60);
+  /** At a heap of 2 GiB or more; less in proportion ({@link HeapShare}). */
   public static final long DEFAULT_MAX_BUFFERED_SPANS = 500_000;
+  /** As the analysis queue, which must hold a fragment ({@link HeapShare}). */
   public static final int DEFAULT_MAX_SPANS_PER_TRACE = 100_000;
   public static final int DEFAULT_RECENT_TRACE_IDS = 100_000;
   public static final Duration DEFAULT_SWEEP_INTERVAL = Duration.ofMillis(100);
 
   private Duration traceTimeout = DEFAULT_TRACE_TIMEOUT;
   private Duration maxTraceAge = DEFAULT_MAX_TRACE_AGE;
-  private long maxBufferedSpans = DEFAULT_MAX_BUFFERED_SPANS;
-  private int maxSpansPerTrace = DEFAULT_MAX_SPANS_PER_TRACE;
+  private long maxBufferedSpans = HeapShare.scaled(DEFAULT_MAX_BUFFERED_SPANS);
+  private int maxSpansPerTrace = HeapShare.scaled(DEFAULT_MAX_SPANS_PER_TRACE);
   private int recentTraceIds = DEFAULT_RECENT_TRACE_IDS;
   private Duration sweepInterval = DEFAULT_SWEEP_INTERVAL;
 

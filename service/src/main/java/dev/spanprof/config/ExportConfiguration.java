@@ -17,6 +17,7 @@ public final class ExportConfiguration {
   public static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(10);
   public static final int DEFAULT_MAX_BATCH_SPANS = 1024;
   public static final Duration DEFAULT_FLUSH_INTERVAL = Duration.ofSeconds(1);
+  /** At a heap of 2 GiB or more; less in proportion ({@link HeapShare}). */
   public static final int DEFAULT_QUEUE_SPANS = 200_000;
   /** Concurrent export requests, like the collector's {@code sending_queue.num_consumers}. */
   public static final int DEFAULT_NUM_CONSUMERS = 4;
@@ -66,7 +67,7 @@ public final class ExportConfiguration {
   private boolean insecure;
   private int maxBatchSpans = DEFAULT_MAX_BATCH_SPANS;
   private Duration flushInterval = DEFAULT_FLUSH_INTERVAL;
-  private int queueSpans = DEFAULT_QUEUE_SPANS;
+  private int queueSpans = HeapShare.scaled(DEFAULT_QUEUE_SPANS);
   private int numConsumers = DEFAULT_NUM_CONSUMERS;
   private Duration maxElapsed = DEFAULT_MAX_ELAPSED;
   private Duration initialBackoff = DEFAULT_INITIAL_BACKOFF;

@@ -16,7 +16,8 @@ public final class IngestConfiguration {
   /**
    * Room for what the default bounds hold of SDK-sized spans flat out, 230 to 250 MB of slabs in
    * use, and more while forwarding falls behind: at 256 MB a third of the spans' byte ranges
-   * still overflowed (BENCHMARKS.md, forty-eighth stop).
+   * still overflowed (BENCHMARKS.md, forty-eighth stop). At a heap of 2 GiB or more; less in
+   * proportion ({@link HeapShare}), as the bounds it holds the spans of.
    */
   public static final long DEFAULT_SPAN_STORE_SIZE = 384L * 1024 * 1024;
   /** 0: one thread per available processor. */
@@ -25,7 +26,7 @@ public final class IngestConfiguration {
   private int maxMessageSize = DEFAULT_MAX_MESSAGE_SIZE;
   private int maxInternedStrings = DEFAULT_MAX_INTERNED_STRINGS;
   private Duration retryAfter = DEFAULT_RETRY_AFTER;
-  private long spanStoreSize = DEFAULT_SPAN_STORE_SIZE;
+  private long spanStoreSize = HeapShare.scaled(DEFAULT_SPAN_STORE_SIZE);
   private int grpcThreads = DEFAULT_GRPC_THREADS;
 
   /** The largest request body, after decompression, in bytes. */

@@ -9,11 +9,12 @@ import java.util.List;
 public final class MetricsConfiguration {
 
   public static final String PREFIX = "spanprof.metrics";
+  /** At a heap of 2 GiB or more; less in proportion ({@link HeapShare}). */
   public static final int DEFAULT_MAX_SERIES = 10_000;
   public static final Duration DEFAULT_SERIES_EXPIRY = Duration.ofMinutes(15);
 
   private List<String> dimensions = List.of();
-  private int maxSeries = DEFAULT_MAX_SERIES;
+  private int maxSeries = HeapShare.scaled(DEFAULT_MAX_SERIES);
   private Duration seriesExpiry = DEFAULT_SERIES_EXPIRY;
 
   /**

@@ -7,9 +7,10 @@ import io.micronaut.context.annotation.ConfigurationProperties;
 public final class QueryConfiguration {
 
   public static final String PREFIX = "spanprof.query";
+  /** At a heap of 2 GiB or more; less in proportion ({@link HeapShare}). */
   public static final int DEFAULT_RECENT_TRACES = 10_000;
 
-  private int recentTraces = DEFAULT_RECENT_TRACES;
+  private int recentTraces = HeapShare.scaled(DEFAULT_RECENT_TRACES);
 
   /** How many analysed trace profiles {@code GET /api/v1/traces/{traceId}} can answer for. */
   public int getRecentTraces() {

@@ -8,6 +8,7 @@ import io.micronaut.context.env.Environment;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.TreeSet;
 import org.junit.jupiter.api.Test;
@@ -37,18 +38,12 @@ class ConfigurationTest {
           .hasValue(AssemblyConfiguration.DEFAULT_TRACE_TIMEOUT);
       assertThat(environment.getProperty("spanprof.assembly.max-trace-age", Duration.class))
           .hasValue(AssemblyConfiguration.DEFAULT_MAX_TRACE_AGE);
-      assertThat(environment.getProperty("spanprof.assembly.max-buffered-spans", Long.class))
-          .hasValue(AssemblyConfiguration.DEFAULT_MAX_BUFFERED_SPANS);
-      assertThat(environment.getProperty("spanprof.assembly.max-spans-per-trace", Integer.class))
-          .hasValue(AssemblyConfiguration.DEFAULT_MAX_SPANS_PER_TRACE);
       assertThat(environment.getProperty("spanprof.assembly.recent-trace-ids", Integer.class))
           .hasValue(AssemblyConfiguration.DEFAULT_RECENT_TRACE_IDS);
       assertThat(environment.getProperty("spanprof.assembly.sweep-interval", Duration.class))
           .hasValue(AssemblyConfiguration.DEFAULT_SWEEP_INTERVAL);
       assertThat(environment.getProperty("spanprof.analysis.workers", Integer.class))
           .hasValue(AnalysisConfiguration.DEFAULT_WORKERS);
-      assertThat(environment.getProperty("spanprof.analysis.max-queued-spans", Long.class))
-          .hasValue(AnalysisConfiguration.DEFAULT_MAX_QUEUED_SPANS);
       assertThat(environment.getProperty("spanprof.ingest.max-interned-strings", Integer.class))
           .hasValue(IngestConfiguration.DEFAULT_MAX_INTERNED_STRINGS);
       assertThat(environment.getProperty("spanprof.ingest.retry-after", Duration.class))
@@ -59,6 +54,13 @@ class ConfigurationTest {
           .hasValue(SpanprofConfiguration.DEFAULT_SHUTDOWN_TIMEOUT);
       assertThat(environment.getProperty("spanprof.management.host", String.class))
           .hasValue(ManagementConfiguration.DEFAULT_HOST);
+      for (String scaledWithTheHeap : List.of("spanprof.ingest.span-store-size",
+          "spanprof.assembly.max-buffered-spans", "spanprof.assembly.max-spans-per-trace",
+          "spanprof.analysis.max-queued-spans", "spanprof.export.queue-spans",
+          "spanprof.metrics.max-series", "spanprof.query.recent-traces")) {
+        assertThat(environment.getProperty(scaledWithTheHeap, String.class))
+            .as("%s is left to its heap-scaled default", scaledWithTheHeap).isEmpty();
+      }
       assertThat(environment.getProperty("spanprof.memory.limit-percentage", Integer.class))
           .hasValue(MemoryConfiguration.DEFAULT_LIMIT_PERCENTAGE);
       assertThat(environment.getProperty("spanprof.management.request-timeout", Duration.class))
@@ -171,6 +173,37 @@ class ConfigurationTest {
             Map.of("spanprof.pools.lateness", "5s"), Environment.TEST).close())
         .hasStackTraceContaining(
             "spanprof.pools.lateness (PT5S) must exceed spanprof.assembly.trace-timeout (PT5S)");
+  }
+
+  @Test
+  void heapShare_scalesBelowTheReferenceHeap_notAbove() {
+    long mib = 1 << 20;
+    assertThat(HeapShare.scaled(500_000, 512 * mib)).isEqualTo(125_000);
+    assertThat(HeapShare.scaled(500_000, 2048 * mib)).isEqualTo(500_000);
+    assertThat(HeapShare.scaled(500_000, 8192 * mib)).isEqualTo(500_000);
+    assertThat(HeapShare.scaled(10, 1)).as("never 0").isEqualTo(1);
+  }
+
+  @Test
+  void defaults_ofTheBoundsHeldInMemory_areTheirReferenceValuesScaledToThisHeap() {
+    assertThat(new AssemblyConfiguration().getMaxBufferedSpans())
+        .isEqualTo(HeapShare.scaled(AssemblyConfiguration.DEFAULT_MAX_BUFFERED_SPANS));
+    assertThat(new AssemblyConfiguration().getMaxSpansPerTrace())
+        .isEqualTo(HeapShare.scaled(AssemblyConfiguration.DEFAULT_MAX_SPANS_PER_TRACE));
+    assertThat(new AnalysisConfiguration().getMaxQueuedSpans())
+        .isEqualTo(HeapShare.scaled(AnalysisConfiguration.DEFAULT_MAX_QUEUED_SPANS));
+    assertThat(new ExportConfiguration().getQueueSpans())
+        .isEqualTo(HeapShare.scaled(ExportConfiguration.DEFAULT_QUEUE_SPANS));
+    assertThat(new IngestConfiguration().getSpanStoreSize())
+        .isEqualTo(HeapShare.scaled(IngestConfiguration.DEFAULT_SPAN_STORE_SIZE));
+    assertThat(new MetricsConfiguration().getMaxSeries())
+        .isEqualTo(HeapShare.scaled(MetricsConfiguration.DEFAULT_MAX_SERIES));
+    assertThat(new QueryConfiguration().getRecentTraces())
+        .isEqualTo(HeapShare.scaled(QueryConfiguration.DEFAULT_RECENT_TRACES));
+    assertThat(new AssemblyConfiguration().getMaxSpansPerTrace())
+        .as("a fragment fits both queues at any heap")
+        .isLessThanOrEqualTo((int) new AnalysisConfiguration().getMaxQueuedSpans())
+        .isLessThanOrEqualTo(new ExportConfiguration().getQueueSpans());
   }
 
   @Test
