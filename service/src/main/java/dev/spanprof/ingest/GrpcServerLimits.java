@@ -6,10 +6,12 @@ import io.grpc.Metadata;
 import io.grpc.ServerBuilder;
 import io.grpc.ServerStreamTracer;
 import io.grpc.Status;
+import io.grpc.StatusRuntimeException;
 import io.micronaut.context.event.BeanCreatedEvent;
 import io.micronaut.context.event.BeanCreatedEventListener;
 import io.opentelemetry.proto.collector.trace.v1.TraceServiceGrpc;
 import jakarta.inject.Singleton;
+import java.util.logging.Logger;
 
 /**
  * Applies {@code spanprof.ingest.max-message-size} to the gRPC server, whose own default (4 MiB)
@@ -19,7 +21,9 @@ import jakarta.inject.Singleton;
  * <p>Beyond the limit gRPC's deframer answers RESOURCE_EXHAUSTED ("gRPC message exceeds maximum
  * size …") before any spanprof code runs, as gRPC answers UNIMPLEMENTED to an encoding it cannot
  * decompress, so those refusals are seen where gRPC reports every stream's final status: a
- * {@link ServerStreamTracer} on the OTLP export method.
+ * {@link ServerStreamTracer} on the OTLP export method. grpc-java also logs each such refusal
+ * with a 16-line stack trace ({@code NettyServerStream}, through java.util.logging); counted and
+ * answered with a message, it is left out of the log.
  */
 @Singleton
 final class GrpcServerLimits implements BeanCreatedEventListener<ServerBuilder<?>> {
@@ -28,6 +32,16 @@ final class GrpcServerLimits implements BeanCreatedEventListener<ServerBuilder<?
   private static final String OVERSIZE = "gRPC message exceeds maximum size";
   /** The start of grpc-java's description for a {@code grpc-encoding} it has no decompressor for. */
   private static final String UNKNOWN_ENCODING = "Can't find decompressor for";
+
+  /** Held, so that the filter set on it stays: java.util.logging keeps loggers weakly. */
+  static final Logger GRPC_STREAM_LOG = Logger.getLogger("io.grpc.netty.NettyServerStream");
+
+  static {
+    GRPC_STREAM_LOG.setFilter(record -> !(record.getThrown() instanceof StatusRuntimeException e
+        && e.getStatus().getCode() == Status.Code.RESOURCE_EXHAUSTED
+        && e.getStatus().getDescription() != null
+        && e.getStatus().getDescription().startsWith(OVERSIZE)));
+  }
 
   private final int maxMessageSize;
   private final IngestListener listener;

@@ -35,7 +35,11 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.util.Arrays;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
+import java.util.logging.Handler;
+import java.util.logging.LogRecord;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -134,10 +138,31 @@ class OtlpGrpcTraceServiceTest {
   }
 
   @Test
-  void export_20MiB_resourceExhaustedWithMessageAndCounted() {
+  void export_20MiB_resourceExhaustedWithMessageAndCounted_notLoggedWithAStackTrace() {
     double before = rejected("too_large");
+    List<LogRecord> logged = new CopyOnWriteArrayList<>();
+    Handler recorder = new Handler() {
+      @Override
+      public void publish(LogRecord record) {
+        logged.add(record); // only what the logger's filter lets through
+      }
 
-    StatusRuntimeException error = rawExport(new byte[20 * 1024 * 1024]);
+      @Override
+      public void flush() {}
+
+      @Override
+      public void close() {}
+    };
+    GrpcServerLimits.GRPC_STREAM_LOG.addHandler(recorder);
+
+    StatusRuntimeException error;
+    try {
+      error = rawExport(new byte[20 * 1024 * 1024]);
+      export_validRequest_ok();
+    } finally {
+      GrpcServerLimits.GRPC_STREAM_LOG.removeHandler(recorder);
+    }
+    assertThat(logged).as("what the log would print").isEmpty();
 
     assertThat(error.getStatus().getCode()).isEqualTo(Status.Code.RESOURCE_EXHAUSTED);
     assertThat(error.getStatus().getDescription()).contains("exceeds maximum size 16777216");
