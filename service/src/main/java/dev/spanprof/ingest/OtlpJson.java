@@ -6,12 +6,15 @@ import com.google.gson.JsonObject;
 import com.google.gson.JsonParseException;
 import com.google.gson.JsonParser;
 import com.google.gson.JsonPrimitive;
+import com.google.protobuf.Descriptors.Descriptor;
+import com.google.protobuf.Descriptors.FieldDescriptor;
 import com.google.protobuf.InvalidProtocolBufferException;
 import com.google.protobuf.util.JsonFormat;
 import io.opentelemetry.proto.collector.trace.v1.ExportTraceServiceRequest;
 import java.nio.charset.StandardCharsets;
 import java.util.Base64;
 import java.util.HexFormat;
+import java.util.Map;
 
 /**
  * Decodes and encodes OTLP/JSON trace export requests.
@@ -59,6 +62,7 @@ public final class OtlpJson {
               + (root.isJsonNull() ? "nothing" : root.getClass().getSimpleName()));
     }
     rewriteIds(root.getAsJsonObject(), OtlpJson::hexToBase64);
+    requireTypes(root.getAsJsonObject(), ExportTraceServiceRequest.getDescriptor(), "");
     ExportTraceServiceRequest.Builder request = ExportTraceServiceRequest.newBuilder();
     try {
       PARSER.merge(root.toString(), request);
@@ -90,6 +94,72 @@ public final class OtlpJson {
         }
       }
     }
+  }
+
+  /**
+   * Refuses what {@link JsonFormat}'s parser would take silently: a number where a string field
+   * is ({@code "name": 42} becomes "42" there), or an enum number beyond 32 bits. Walks the
+   * members the message's descriptor knows; the parser checks the rest.
+   */
+  private static void requireTypes(JsonObject message, Descriptor type, String path)
+      throws InvalidOtlpException {
+    for (Map.Entry<String, JsonElement> member : message.entrySet()) {
+      FieldDescriptor field = type.findFieldByName(member.getKey());
+      if (field == null) {
+        field = jsonNamed(type, member.getKey());
+      }
+      JsonElement value = member.getValue();
+      if (field == null || value.isJsonNull()) {
+        continue;
+      }
+      String at = path + member.getKey();
+      if (field.isRepeated() && value.isJsonArray()) {
+        JsonArray values = value.getAsJsonArray();
+        for (int i = 0; i < values.size(); i++) {
+          requireType(values.get(i), field, at + "[" + i + "]");
+        }
+      } else {
+        requireType(value, field, at);
+      }
+    }
+  }
+
+  private static void requireType(JsonElement value, FieldDescriptor field, String path)
+      throws InvalidOtlpException {
+    switch (field.getJavaType()) {
+      case MESSAGE -> {
+        if (value.isJsonObject()) {
+          requireTypes(value.getAsJsonObject(), field.getMessageType(), path + ".");
+        }
+      }
+      case STRING, BYTE_STRING -> {
+        if (!value.isJsonPrimitive() || !value.getAsJsonPrimitive().isString()) {
+          throw new InvalidOtlpException(path + " must be a JSON string, got " + value);
+        }
+      }
+      case ENUM -> {
+        if (value.isJsonPrimitive() && value.getAsJsonPrimitive().isNumber()) {
+          try {
+            value.getAsBigDecimal().intValueExact();
+          } catch (ArithmeticException notAnInt32) {
+            throw new InvalidOtlpException(path + " must be an enum number of 32 bits, got "
+                + value);
+          }
+        }
+      }
+      default -> {
+        // numbers and booleans: the parser checks them
+      }
+    }
+  }
+
+  private static FieldDescriptor jsonNamed(Descriptor type, String jsonName) {
+    for (FieldDescriptor field : type.getFields()) {
+      if (field.getJsonName().equals(jsonName)) {
+        return field;
+      }
+    }
+    return null;
   }
 
   private static void rewrite(JsonObject owner, String path, IdRewrite rewrite, String... names)

@@ -10,6 +10,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.HexFormat;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.MethodSource;
 
 class OtlpJsonTest {
@@ -87,12 +88,30 @@ class OtlpJsonTest {
         .hasMessageContaining("resourceSpans[0].scopeSpans[0].spans[0].traceId must be hex");
   }
 
-  @Test
-  void decode_wrongFieldType_saysWhatIsWrong() {
-    String json = "{\"resourceSpans\":[{\"scopeSpans\":[{\"spans\":[{\"name\":{\"a\":1}}]}]}]}";
+  /** What protobuf's JSON parser would take silently: a number for a string, a 64-bit enum. */
+  @ParameterizedTest
+  @CsvSource(delimiter = '|', value = {
+      "\"name\":{\"a\":1}                                   | spans[0].name must be a JSON string, got {\"a\":1}",
+      "\"name\":42                                          | spans[0].name must be a JSON string, got 42",
+      "\"kind\":99999999999                                 | spans[0].kind must be an enum number of 32 bits, got 99999999999",
+      "\"kind\":1.5                                         | spans[0].kind must be an enum number of 32 bits, got 1.5",
+      "\"attributes\":[{\"key\":\"k\",\"value\":{\"stringValue\":7}}] | spans[0].attributes[0].value.stringValue must be a JSON string, got 7"})
+  void decode_wrongFieldType_namesTheFieldAndTheValue(String member, String message) {
+    String json = "{\"resourceSpans\":[{\"scopeSpans\":[{\"spans\":[{" + member.trim()
+        + "}]}]}]}";
 
     assertThatThrownBy(() -> decoder.decode(json.getBytes(StandardCharsets.UTF_8)))
         .isInstanceOf(InvalidOtlpException.class)
-        .hasMessageStartingWith("the body is not an OTLP/JSON ExportTraceServiceRequest");
+        .hasMessage("resourceSpans[0].scopeSpans[0]." + message.trim());
+  }
+
+  @Test
+  void decode_enumByNameOrInt32_andSnakeCaseNames_accepted() throws Exception {
+    String json = "{\"resource_spans\":[{\"scope_spans\":[{\"spans\":[{\"kind\":2},"
+        + "{\"kind\":\"SPAN_KIND_CLIENT\",\"trace_state\":\"a=b\"}]}]}]}";
+
+    assertThat(decoder.decode(json.getBytes(StandardCharsets.UTF_8)).getResourceSpans(0)
+        .getScopeSpans(0).getSpansList()).extracting(span -> span.getKindValue())
+        .containsExactly(2, 3);
   }
 }
