@@ -79,10 +79,17 @@ final class ProfileGrpcService extends ProfileServiceGrpc.ProfileServiceImplBase
   @Override
   public void getRanking(GetRankingRequest request, StreamObserver<Ranking> responses) {
     RankingSnapshot.Sort sort = switch (request.getSort()) {
+      case RANKING_SORT_INVOLVEMENT -> RankingSnapshot.Sort.INVOLVEMENT;
       case RANKING_SORT_CRITICAL_PATH -> RankingSnapshot.Sort.CRITICAL_PATH;
       case RANKING_SORT_SELF_TIME -> RankingSnapshot.Sort.SELF_TIME;
-      default -> RankingSnapshot.Sort.INVOLVEMENT;
+      case UNRECOGNIZED -> null;
     };
+    if (sort == null) {
+      responses.onError(Status.INVALID_ARGUMENT.withDescription("sort must be "
+              + "RANKING_SORT_INVOLVEMENT, _CRITICAL_PATH or _SELF_TIME, got " + request.getSortValue())
+          .asRuntimeException());
+      return;
+    }
     if (request.getTop() < 0) {
       responses.onError(Status.INVALID_ARGUMENT
           .withDescription("top must not be negative, got " + request.getTop()).asRuntimeException());
@@ -166,10 +173,23 @@ final class ProfileGrpcService extends ProfileServiceGrpc.ProfileServiceImplBase
   public void getDistribution(
       GetDistributionRequest request, StreamObserver<Distribution> responses) {
     Kind kind = switch (request.getKind()) {
+      case DISTRIBUTION_KIND_DURATION -> Kind.DURATION;
       case DISTRIBUTION_KIND_SELF_TIME -> Kind.SELF_TIME;
       case DISTRIBUTION_KIND_CRITICAL_PATH -> Kind.CRITICAL_PATH;
-      default -> Kind.DURATION;
+      case UNRECOGNIZED -> null;
     };
+    if (kind == null) {
+      responses.onError(Status.INVALID_ARGUMENT.withDescription("kind must be "
+              + "DISTRIBUTION_KIND_DURATION, _SELF_TIME or _CRITICAL_PATH, got "
+              + request.getKindValue())
+          .asRuntimeException());
+      return;
+    }
+    if (request.getService().isEmpty() || request.getOperation().isEmpty()) {
+      responses.onError(Status.INVALID_ARGUMENT
+          .withDescription("service and operation are both required").asRuntimeException());
+      return;
+    }
     distributions.merged(kind, request.getService(), request.getOperation())
         .ifPresentOrElse(merged -> {
           Distribution.Builder answer = Distribution.newBuilder()

@@ -162,4 +162,23 @@ class ProfileGrpcServiceTest {
             .setService("worker").setOperation("nope").build()));
     assertThat(unknown.getStatus().getCode()).isEqualTo(Status.Code.NOT_FOUND);
   }
+
+  @Test
+  void getRankingAndGetDistribution_unknownEnumOrNoOperation_invalidArgumentAsHttpGives400() {
+    StatusRuntimeException sort = catchThrowableOfType(StatusRuntimeException.class,
+        () -> stub.getRanking(GetRankingRequest.newBuilder().setSortValue(7).build()));
+    StatusRuntimeException kind = catchThrowableOfType(StatusRuntimeException.class,
+        () -> stub.getDistribution(GetDistributionRequest.newBuilder()
+            .setService("worker").setOperation("query").setKindValue(9).build()));
+    StatusRuntimeException empty = catchThrowableOfType(StatusRuntimeException.class,
+        () -> stub.getDistribution(GetDistributionRequest.getDefaultInstance()));
+
+    assertThat(sort.getStatus().getCode()).isEqualTo(Status.Code.INVALID_ARGUMENT);
+    assertThat(sort.getStatus().getDescription()).endsWith("got 7");
+    assertThat(kind.getStatus().getCode()).isEqualTo(Status.Code.INVALID_ARGUMENT);
+    assertThat(kind.getStatus().getDescription()).endsWith("got 9");
+    assertThat(empty.getStatus().getCode()).isEqualTo(Status.Code.INVALID_ARGUMENT);
+    assertThat(empty.getStatus().getDescription())
+        .isEqualTo("service and operation are both required");
+  }
 }
