@@ -6,6 +6,8 @@ import dev.spanprof.assembly.TraceWorkers;
 import dev.spanprof.export.Forwarder;
 import dev.spanprof.ingest.IngestGate;
 import dev.spanprof.profile.Periodic;
+import dev.spanprof.spool.Spool;
+import io.micronaut.core.annotation.Nullable;
 import io.micronaut.context.annotation.Context;
 import jakarta.annotation.PreDestroy;
 import java.time.Duration;
@@ -32,6 +34,8 @@ public final class PipelineLifecycle {
   private final IngestGate gate;
   private final Duration shutdownTimeout;
   private final Periodic sweeper;
+  /** Syncs the spool to disk; null without a spool, or when each record is synced. */
+  private final Periodic spoolSync;
   private boolean drained;
 
   PipelineLifecycle(
@@ -40,7 +44,9 @@ public final class PipelineLifecycle {
       Forwarder forwarder,
       IngestGate gate,
       AssemblyConfiguration assemblyConfiguration,
-      SpanprofConfiguration configuration) {
+      SpanprofConfiguration configuration,
+      @Nullable Spool spool,
+      SpoolConfiguration spoolConfiguration) {
     this.assembler = assembler;
     this.workers = workers;
     this.forwarder = forwarder;
@@ -48,6 +54,9 @@ public final class PipelineLifecycle {
     this.shutdownTimeout = configuration.getShutdownTimeout();
     this.sweeper = Periodic.start(
         "spanprof-assembly-sweeper", assemblyConfiguration.getSweepInterval(), assembler::sweep);
+    Duration syncInterval = spoolConfiguration.getFsyncInterval();
+    this.spoolSync = spool == null || syncInterval.isZero() ? null
+        : Periodic.start("spanprof-spool-sync", syncInterval, spool::sync);
   }
 
   /**
@@ -78,6 +87,9 @@ public final class PipelineLifecycle {
             shutdownTimeout, workers.queuedSpans());
       }
       forwarder.drain(Duration.ofNanos(Math.max(0, deadline - System.nanoTime())));
+      if (spoolSync != null) {
+        spoolSync.stop(); // the spool syncs once more as it closes
+      }
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       LOG.warn("shutdown: interrupted while waiting for the analysis to finish");

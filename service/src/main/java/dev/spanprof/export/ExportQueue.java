@@ -4,6 +4,7 @@ import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
 
 /**
  * Spans waiting to be sent, at most {@code capacity}, and the batches being sent. The
@@ -16,35 +17,47 @@ import java.util.concurrent.TimeUnit;
 final class ExportQueue {
 
   private final int capacity;
+  /** What becomes of the entries dropped to make room, and of those cleared at shutdown. */
+  private final Consumer<List<ExportEntry>> dropped;
+  private final Consumer<List<ExportEntry>> cleared;
   private final ArrayDeque<ExportEntry> entries = new ArrayDeque<>();
   private boolean closed;
   private int inFlight;
 
   ExportQueue(int capacity) {
+    this(capacity, ExportEntry::release, ExportEntry::release);
+  }
+
+  ExportQueue(int capacity, Consumer<List<ExportEntry>> dropped,
+      Consumer<List<ExportEntry>> cleared) {
     if (capacity < 1) {
       throw new IllegalArgumentException("capacity must be at least 1, was " + capacity);
     }
     this.capacity = capacity;
+    this.dropped = dropped;
+    this.cleared = cleared;
   }
 
   /**
-   * Adds the entries; returns how many of the oldest were dropped to make room, their spans'
-   * bytes released.
+   * Adds the entries; returns how many of the oldest were dropped to make room, handed to
+   * {@code dropped} (which releases their bytes).
    */
   synchronized int offer(List<ExportEntry> added) {
-    List<ExportEntry> dropped = List.of();
+    List<ExportEntry> made = List.of();
     for (ExportEntry entry : added) {
       if (entries.size() == capacity) {
-        if (dropped.isEmpty()) {
-          dropped = new ArrayList<>();
+        if (made.isEmpty()) {
+          made = new ArrayList<>();
         }
-        dropped.add(entries.removeFirst());
+        made.add(entries.removeFirst());
       }
       entries.addLast(entry);
     }
     notifyAll();
-    ExportEntry.release(dropped);
-    return dropped.size();
+    if (!made.isEmpty()) {
+      dropped.accept(made);
+    }
+    return made.size();
   }
 
   /**
@@ -127,7 +140,7 @@ final class ExportQueue {
    */
   synchronized int clear() {
     int size = entries.size() + inFlight;
-    ExportEntry.release(new ArrayList<>(entries));
+    cleared.accept(new ArrayList<>(entries));
     entries.clear();
     inFlight = 0;
     return size;

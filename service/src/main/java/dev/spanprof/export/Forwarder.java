@@ -10,6 +10,8 @@ import dev.spanprof.config.ExportConfiguration.Mode;
 import dev.spanprof.ingest.AcceptedSpansConsumer;
 import dev.spanprof.profile.DistributionService;
 import dev.spanprof.profile.ProfileConsumer;
+import dev.spanprof.spool.Spool;
+import io.micronaut.core.annotation.Nullable;
 import jakarta.annotation.PreDestroy;
 import jakarta.inject.Singleton;
 import java.net.URI;
@@ -68,6 +70,8 @@ public final class Forwarder implements ProfileConsumer, AcceptedSpansConsumer {
   private final RetryClock clock;
   private final SpanEnricher enricher;
   private final OtlpSender sender;
+  /** Null without a spool. */
+  private final Spool spool;
   private final List<Thread> threads = new ArrayList<>();
   private volatile boolean stopping;
   private volatile long deadlineNanos = Long.MAX_VALUE;
@@ -77,13 +81,15 @@ public final class Forwarder implements ProfileConsumer, AcceptedSpansConsumer {
   private final Set<Thread> backingOff = ConcurrentHashMap.newKeySet();
 
   Forwarder(ExportConfiguration configuration, DistributionService distributions,
-      SpanStore store, ExportListener listener, RetryClock clock) {
+      SpanStore store, ExportListener listener, RetryClock clock, @Nullable Spool spool) {
     this.configuration = configuration;
     this.enabled = configuration.enabled();
     this.mode = configuration.modeValue();
     this.listener = listener;
     this.clock = clock;
-    this.queue = new ExportQueue(configuration.getQueueSpans());
+    this.spool = spool;
+    this.queue = new ExportQueue(configuration.getQueueSpans(),
+        dropped -> finished(dropped, true), left -> finished(left, false));
     this.enricher = new SpanEnricher(
         span -> distributions.durationPercentile(span, span.durationNanos()), store);
     if (!enabled) {
@@ -191,10 +197,11 @@ public final class Forwarder implements ProfileConsumer, AcceptedSpansConsumer {
       while (!(stopping && queue.waiting() == 0)) {
         List<ExportEntry> batch = queue.take(maxBatch, flushNanos, IDLE_NANOS);
         if (!batch.isEmpty()) {
+          boolean resolved = false;
           try {
-            send(batch);
+            resolved = send(batch);
           } finally {
-            ExportEntry.release(batch);
+            finished(batch, resolved);
             queue.done(batch.size());
           }
         }
@@ -210,26 +217,31 @@ public final class Forwarder implements ProfileConsumer, AcceptedSpansConsumer {
    * bad span does not take the others down. Isolating spends at most
    * {@value #ISOLATION_REQUESTS} requests a batch, so a next hop that refuses everything costs a
    * few requests, not two per span.
+   *
+   * @return false when some of it was given up because spanprof is shutting down: with a spool,
+   *     its record stays on disk for the next start
    */
-  private void send(List<ExportEntry> batch) throws InterruptedException {
-    SendResult refused = deliver(batch);
+  private boolean send(List<ExportEntry> batch) throws InterruptedException {
+    BatchSend send = new BatchSend();
+    SendResult refused = send.deliver(batch);
     if (refused != null) {
-      Isolation isolation = new Isolation();
-      isolation.isolate(batch, refused);
-      if (isolation.givenUp > 0) {
-        lastError = isolation.refusal.message();
+      send.isolate(batch, refused);
+      if (send.givenUp > 0) {
+        lastError = send.refusal.message();
         LOG.warn("forwarding gave up {} of {} spans that the next hop refused as malformed "
-            + "({}): {}", isolation.givenUp, batch.size(), isolation.refusal.reason(),
-            isolation.refusal.message());
+            + "({}): {}", send.givenUp, batch.size(), send.refusal.reason(),
+            send.refusal.message());
       }
     }
+    return !send.shutDown;
   }
 
-  /** The search for the spans at fault in one refused batch. */
-  private final class Isolation {
+  /** One batch's requests: retries, and the search for the spans at fault when refused. */
+  private final class BatchSend {
     int requestsLeft = ISOLATION_REQUESTS;
     int givenUp;
     SendResult refusal;
+    boolean shutDown;
 
     void isolate(List<ExportEntry> batch, SendResult refused) throws InterruptedException {
       if (batch.size() == 1) {
@@ -259,55 +271,57 @@ public final class Forwarder implements ProfileConsumer, AcceptedSpansConsumer {
       givenUp += batch.size();
       refusal = refused;
     }
-  }
 
-  /**
-   * Sends {@code batch} until it goes through or is given up, retrying as the next hop allows;
-   * returns the answer when the next hop refused it as malformed, else null (it is resolved and
-   * counted).
-   */
-  private SendResult deliver(List<ExportEntry> batch) throws InterruptedException {
-    ExportRequest request = ExportRequest.of(batch);
-    int spans = batch.size();
-    long start = clock.nanoTime();
-    for (int attempt = 0; ; attempt++) {
-      if (attempt > 0) {
-        sender.reconnectNow();
-      }
-      long sent = System.nanoTime();
-      SendResult result = sender.send(request);
-      listener.onRequest(Duration.ofNanos(System.nanoTime() - sent));
-      switch (result.outcome()) {
-        case SENT -> {
-          wakeBackingOff();
-          listener.onExported(spans - result.rejectedSpans());
-          if (result.rejectedSpans() > 0) {
-            listener.onFailed("rejected", result.rejectedSpans());
-            LOG.warn("the next hop rejected {} of {} spans: {}", result.rejectedSpans(), spans,
-                result.message());
-          }
-          return null;
+    /**
+     * Sends {@code batch} until it goes through or is given up, retrying as the next hop allows;
+     * returns the answer when the next hop refused it as malformed, else null (it is resolved
+     * and counted). With a spool, retries go on past {@code max-elapsed}: the spans wait on disk.
+     */
+    SendResult deliver(List<ExportEntry> batch) throws InterruptedException {
+      ExportRequest request = ExportRequest.of(batch);
+      int spans = batch.size();
+      long start = clock.nanoTime();
+      for (int attempt = 0; ; attempt++) {
+        if (attempt > 0) {
+          sender.reconnectNow();
         }
-        case FAILED -> {
-          if (MALFORMED.contains(result.reason())) {
-            return result;
-          }
-          giveUp(result.reason(), spans, result.message());
-          return null;
-        }
-        case RETRY -> {
-          Duration delay = backoff(attempt, result.retryAfter());
-          long elapsed = clock.nanoTime() - start;
-          if (elapsed + delay.toNanos() > configuration.getMaxElapsed().toNanos()) {
-            giveUp("retries_exhausted", spans, result.message());
+        long sent = System.nanoTime();
+        SendResult result = sender.send(request);
+        listener.onRequest(Duration.ofNanos(System.nanoTime() - sent));
+        switch (result.outcome()) {
+          case SENT -> {
+            wakeBackingOff();
+            listener.onExported(spans - result.rejectedSpans());
+            if (result.rejectedSpans() > 0) {
+              listener.onFailed("rejected", result.rejectedSpans());
+              LOG.warn("the next hop rejected {} of {} spans: {}", result.rejectedSpans(), spans,
+                  result.message());
+            }
             return null;
           }
-          if (System.nanoTime() + delay.toNanos() - deadlineNanos > 0) {
-            giveUp("shutdown", spans, result.message());
+          case FAILED -> {
+            if (MALFORMED.contains(result.reason())) {
+              return result;
+            }
+            giveUp(result.reason(), spans, result.message());
             return null;
           }
-          listener.onRetry(result.reason());
-          waitOut(delay);
+          case RETRY -> {
+            Duration delay = backoff(attempt, result.retryAfter());
+            long elapsed = clock.nanoTime() - start;
+            if (spool == null
+                && elapsed + delay.toNanos() > configuration.getMaxElapsed().toNanos()) {
+              giveUp("retries_exhausted", spans, result.message());
+              return null;
+            }
+            if (System.nanoTime() + delay.toNanos() - deadlineNanos > 0) {
+              giveUp("shutdown", spans, result.message());
+              shutDown = true;
+              return null;
+            }
+            listener.onRetry(result.reason());
+            waitOut(delay);
+          }
         }
       }
     }
@@ -330,6 +344,17 @@ public final class Forwarder implements ProfileConsumer, AcceptedSpansConsumer {
     for (Thread waiting : backingOff) {
       LockSupport.unpark(waiting);
     }
+  }
+
+  /**
+   * Gives up the holds of entries that are sent or given up; with a spool, {@code resolved} ones
+   * (not those left at shutdown, nor a batch interrupted) are done there too.
+   */
+  private void finished(List<ExportEntry> entries, boolean resolved) {
+    if (spool != null && resolved) {
+      spool.resolved(entries, ExportEntry::resource);
+    }
+    ExportEntry.release(entries);
   }
 
   /** Exponential, capped, with equal jitter; at least what the next hop asked for. */

@@ -18,7 +18,9 @@ public interface IngestListener {
     /** The request alone has more spans than the buffer can hold. */
     TOO_LARGE("too_large"),
     /** The heap was above {@code spanprof.memory.limit-percentage} after collection. */
-    MEMORY_LIMIT("memory_limit");
+    MEMORY_LIMIT("memory_limit"),
+    /** The spool on disk held {@code spanprof.export.spool.max-size}. */
+    SPOOL_FULL("spool_full");
 
     private final String label;
 

@@ -6,9 +6,13 @@ import dev.spanprof.analysis.SpanStore;
 import dev.spanprof.assembly.TraceAssembler;
 import dev.spanprof.config.AssemblyConfiguration;
 import dev.spanprof.config.IngestConfiguration;
+import dev.spanprof.config.SpoolConfiguration;
 import dev.spanprof.ingest.IngestListener.RequestRejection;
 import dev.spanprof.ingest.IngestListener.SpanRefusal;
 import dev.spanprof.ingest.IngestResult.Outcome;
+import dev.spanprof.spool.Spool;
+import io.micronaut.core.annotation.Nullable;
+import jakarta.annotation.PreDestroy;
 import jakarta.inject.Singleton;
 
 /**
@@ -25,6 +29,8 @@ final class TraceIngest {
   private final IngestListener listener;
   private final AcceptedSpansConsumer accepted;
   private final MemoryGuard memory;
+  /** Null without a spool. */
+  private final SpoolLoader spool;
   private final long maxBufferedSpans;
 
   TraceIngest(
@@ -33,6 +39,7 @@ final class TraceIngest {
       IngestListener listener,
       AcceptedSpansConsumer accepted,
       MemoryGuard memory,
+      @Nullable Spool spool,
       SpanStore store,
       SpanMapping mapping,
       IngestConfiguration ingestConfiguration,
@@ -45,6 +52,15 @@ final class TraceIngest {
     this.accepted = accepted;
     this.memory = memory;
     this.maxBufferedSpans = assemblyConfiguration.getMaxBufferedSpans();
+    this.spool = spool == null ? null
+        : new SpoolLoader(spool, assembler, accepted, gate, body -> mapper.map(body));
+  }
+
+  @PreDestroy
+  void close() throws InterruptedException {
+    if (spool != null) {
+      spool.close();
+    }
   }
 
   IngestResult exportProtobuf(byte[] body, Transport transport) {
@@ -54,13 +70,20 @@ final class TraceIngest {
   /** A body in {@code body[0, length)}; nothing refers to the array once this returns. */
   IngestResult exportProtobuf(byte[] body, int length, Transport transport) {
     IngestResult refused = refuseUndecoded(transport, () -> OtlpSpanCount.of(body, length));
-    return refused != null ? refused : export(transport, () -> mapProtobuf(body, length));
+    return refused != null ? refused
+        : export(transport, () -> new Decoded(body, length, mapProtobuf(body, length)));
   }
 
   IngestResult exportJson(byte[] body, Transport transport) {
     IngestResult refused = refuseUndecoded(transport, () -> OtlpJsonSpanCount.of(body));
-    return refused != null ? refused : export(transport, () -> mapper.map(json.decode(body)));
+    return refused != null ? refused : export(transport, () -> {
+      byte[] protobuf = json.decode(body).toByteArray();
+      return new Decoded(protobuf, protobuf.length, mapper.map(protobuf));
+    });
   }
+
+  /** A request decoded and mapped, and its protobuf encoding {@code body[0, length)}. */
+  private record Decoded(byte[] body, int length, MappedRequest mapped) {}
 
   private IngestResult export(Transport transport, Mapping mapping) {
     if (!gate.isOpen()) {
@@ -68,15 +91,16 @@ final class TraceIngest {
       return IngestResult.refused(Outcome.UNAVAILABLE,
           "spanprof is shutting down and takes no new spans; retry against another replica");
     }
-    MappedRequest mapped;
+    Decoded decoded;
     try {
-      mapped = mapping.map();
+      decoded = mapping.map();
     } catch (InvalidOtlpException e) {
       listener.onRequestRejected(transport, RequestRejection.MALFORMED);
       return IngestResult.refused(Outcome.MALFORMED, e.getMessage());
     }
+    MappedRequest mapped = decoded.mapped();
     try {
-      IngestResult result = buffer(mapped, transport);
+      IngestResult result = spool != null ? spool(decoded, transport) : buffer(mapped, transport);
       if (result.outcome() != Outcome.ACCEPTED) {
         Slab.release(mapped.spans()); // nobody took them: their bytes' holds go back now
       }
@@ -105,6 +129,9 @@ final class TraceIngest {
   private IngestResult refuseUndecoded(Transport transport, SpanCount count) {
     if (!gate.isOpen()) {
       return null;
+    }
+    if (spool != null && !memory.isOver()) {
+      return null; // what the pipeline has no room for waits on disk
     }
     if (memory.isOver()) {
       int spans;
@@ -149,6 +176,32 @@ final class TraceIngest {
     }
   }
 
+  /**
+   * With a spool: the request's valid spans are written to it before the client hears they were
+   * taken, and go into the pipeline now or, while it is full, later from disk.
+   */
+  private IngestResult spool(Decoded decoded, Transport transport) {
+    MappedRequest mapped = decoded.mapped();
+    if (mapped.rejectedSpans() > 0) {
+      listener.onRefused(transport, SpanRefusal.INVALID, mapped.rejectedSpans());
+    }
+    int valid = mapped.spans().size();
+    if (valid > maxBufferedSpans) {
+      return tooLarge(transport, valid);
+    }
+    if (valid > 0 && !spool.spool(mapped, decoded.body(), decoded.length())) {
+      listener.onRefused(transport, SpanRefusal.SPOOL_FULL, valid);
+      return IngestResult.refused(Outcome.FULL, "the spool is full ("
+          + SpoolConfiguration.PREFIX + ".max-size): the next hop has taken nothing for longer "
+          + "than it holds; none of the " + valid + " spans was taken, retry later");
+    }
+    listener.onAccepted(transport, valid);
+    if (mapped.endBeforeStartSpans() > 0) {
+      listener.onEndBeforeStart(transport, mapped.endBeforeStartSpans());
+    }
+    return new IngestResult(Outcome.ACCEPTED, mapped.rejectedSpans(), mapped.problems());
+  }
+
   private IngestResult buffer(MappedRequest mapped, Transport transport) {
     if (mapped.rejectedSpans() > 0) {
       listener.onRefused(transport, SpanRefusal.INVALID, mapped.rejectedSpans());
@@ -171,14 +224,16 @@ final class TraceIngest {
         listener.onRefused(transport, SpanRefusal.BUFFER_FULL, valid);
         yield bufferFull(valid);
       }
-      case REFUSED_TOO_LARGE -> {
-        listener.onRefused(transport, SpanRefusal.TOO_LARGE, valid);
-        yield IngestResult.refused(Outcome.TOO_LARGE,
-            "the request has " + valid + " spans, more than the whole span buffer holds "
-                + "(spanprof.assembly.max-buffered-spans=" + maxBufferedSpans
-                + "); split it into smaller requests");
-      }
+      case REFUSED_TOO_LARGE -> tooLarge(transport, valid);
     };
+  }
+
+  private IngestResult tooLarge(Transport transport, int valid) {
+    listener.onRefused(transport, SpanRefusal.TOO_LARGE, valid);
+    return IngestResult.refused(Outcome.TOO_LARGE,
+        "the request has " + valid + " spans, more than the whole span buffer holds "
+            + "(spanprof.assembly.max-buffered-spans=" + maxBufferedSpans
+            + "); split it into smaller requests");
   }
 
   private static IngestResult forwardingFull(int spans) {
@@ -196,6 +251,6 @@ final class TraceIngest {
   /** Turns a request body into span records, or says why it cannot. */
   @FunctionalInterface
   private interface Mapping {
-    MappedRequest map() throws InvalidOtlpException;
+    Decoded map() throws InvalidOtlpException;
   }
 }

@@ -88,7 +88,7 @@ class TraceIngestTest {
       public boolean mayRefuse() {
         return forwardingMayRefuse;
       }
-    }, memory, store, SpanMapping.defaults(), new IngestConfiguration(), assembly);
+    }, memory, null, store, SpanMapping.defaults(), new IngestConfiguration(), assembly);
   }
 
   @Test
