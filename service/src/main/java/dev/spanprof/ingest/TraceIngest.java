@@ -11,15 +11,18 @@ import dev.spanprof.ingest.IngestListener.RequestRejection;
 import dev.spanprof.ingest.IngestListener.SpanRefusal;
 import dev.spanprof.ingest.IngestResult.Outcome;
 import dev.spanprof.spool.Spool;
+import io.micronaut.context.annotation.Context;
 import io.micronaut.core.annotation.Nullable;
 import jakarta.annotation.PreDestroy;
-import jakarta.inject.Singleton;
 
 /**
  * What both OTLP endpoints do with a request body: decode, map, buffer, count. The endpoints only
  * translate the {@link IngestResult} into their protocol's status.
+ *
+ * <p>Created at start ({@link Context}), not at the first request: with a spool, the requests an
+ * earlier run left there are loaded from the start.
  */
-@Singleton
+@Context
 final class TraceIngest {
 
   private final OtlpTraceMapper mapper;
