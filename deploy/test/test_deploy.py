@@ -90,7 +90,7 @@ class SpanprofContainerChecks:
         # An OutOfMemoryError ends the process, so the pod restarts instead of reporting UP.
         self.assertIn("-XX:+ExitOnOutOfMemoryError", image_java_options().split())
         mounts = {m["mountPath"] for m in container["volumeMounts"]}
-        self.assertEqual(mounts, {"/etc/spanprof", "/tmp"})
+        self.assertLessEqual({"/etc/spanprof", "/tmp"}, mounts)
         limits = container["resources"]["limits"]
         self.assertEqual(container["resources"]["requests"]["memory"], limits["memory"],
                          "memory request equals limit: the heap is a share of the limit")
@@ -175,6 +175,18 @@ class GatewayTest(unittest.TestCase, SpanprofContainerChecks):
         collector = self.collector_config()
         self.assertEqual(collector["receivers"]["otlp/enriched"]["protocols"]["grpc"]["endpoint"],
                          f"0.0.0.0:{enriched}")
+
+    def test_replicas_spool_on_a_volume_of_their_own(self):
+        deployment = self.manifests[("Deployment", "spanprof")]
+        spec = deployment["spec"]["template"]["spec"]
+        (container,) = spec["containers"]
+        directory = env(container)["SPANPROF_EXPORT_SPOOL_DIRECTORY"]
+        mount = {m["mountPath"]: m["name"] for m in container["volumeMounts"]}[directory]
+        volume = {v["name"]: v for v in spec["volumes"]}[mount]
+        self.assertIn("emptyDir", volume)
+        self.assertEqual(env(container)["SPANPROF_EXPORT_SPOOL_MAX_SIZE"], "1GB")
+        self.assertEqual({m["mountPath"] for m in container["volumeMounts"]},
+                         {"/etc/spanprof", "/tmp", directory})
 
     def test_collector_routes_by_trace_id_to_the_headless_service(self):
         headless = self.manifests[("Service", "spanprof-headless")]
