@@ -3,31 +3,23 @@ package dev.spanprof.export;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.spanprof.analysis.TraceId;
-import dev.spanprof.assembly.ManualTimeSource;
-import dev.spanprof.assembly.TraceAssembler;
-import dev.spanprof.testing.GrpcOtlpReceiver;
 import dev.spanprof.testing.ManualRetryClock;
 import dev.spanprof.testing.Meters;
 import dev.spanprof.testing.Otlp;
 import dev.spanprof.testing.RecordingProfiles;
 import dev.spanprof.testing.TestTraffic;
 import io.grpc.Status;
-import io.micrometer.core.instrument.MeterRegistry;
-import io.micronaut.context.ApplicationContext;
 import io.micronaut.context.annotation.Property;
 import io.micronaut.test.extensions.junit5.annotation.MicronautTest;
-import io.micronaut.test.support.TestPropertyProvider;
 import jakarta.inject.Inject;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.TestMethodOrder;
 
 /**
@@ -43,31 +35,22 @@ import org.junit.jupiter.api.TestMethodOrder;
  * </pre>
  */
 @MicronautTest
-@TestInstance(TestInstance.Lifecycle.PER_CLASS)
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 @Property(name = "test.time", value = "manual")
 @Property(name = "test.profiles", value = "recording")
 @Property(name = "test.retry-clock", value = "manual")
-class ForwardingBackpressureTest implements TestPropertyProvider {
+class ForwardingBackpressureTest extends GrpcNextHopTest {
 
   private static final int SPANS_PER_TRACE = 10;
 
-  private final GrpcOtlpReceiver receiver = GrpcOtlpReceiver.plaintext();
-
-  @Inject ApplicationContext context;
-  @Inject ManualTimeSource time;
   @Inject ManualRetryClock retryClock;
-  @Inject TraceAssembler assembler;
-  @Inject Forwarder forwarder;
   @Inject RecordingProfiles analysed;
-  @Inject MeterRegistry registry;
 
   ForwardingBackpressureTest() throws IOException {}
 
   @Override
-  public Map<String, String> getProperties() {
+  Map<String, String> configuration() {
     return Map.of(
-        "spanprof.export.endpoint", "http://localhost:" + receiver.port(),
         "spanprof.export.flush-interval", "10ms",
         "spanprof.export.num-consumers", "1",
         "spanprof.export.max-batch-spans", "10",
@@ -76,11 +59,6 @@ class ForwardingBackpressureTest implements TestPropertyProvider {
         "spanprof.assembly.max-spans-per-trace", "20",
         "spanprof.analysis.workers", "1",
         "spanprof.analysis.max-queued-spans", "1000");
-  }
-
-  @AfterAll
-  void stopReceiver() throws InterruptedException {
-    receiver.close();
   }
 
   @Test
@@ -175,10 +153,6 @@ class ForwardingBackpressureTest implements TestPropertyProvider {
     return meters().count("spanprof.refused.spans", "transport", "http", "reason", "buffer_full");
   }
 
-  private Meters meters() {
-    return new Meters(registry);
-  }
-
   private double failed() {
     return meters().sum("spanprof.export.failed.spans");
   }
@@ -187,8 +161,4 @@ class ForwardingBackpressureTest implements TestPropertyProvider {
     return TestTraffic.postProtobuf(context, Otlp.rootAndChildren("svc", trace, SPANS_PER_TRACE));
   }
 
-  private void complete() {
-    time.advance(Duration.ofSeconds(5));
-    assembler.sweep();
-  }
 }

@@ -4,21 +4,15 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.google.protobuf.ByteString;
 import dev.spanprof.analysis.TraceId;
-import dev.spanprof.assembly.ManualTimeSource;
-import dev.spanprof.assembly.TraceAssembler;
 import dev.spanprof.assembly.TraceWorkers;
-import dev.spanprof.testing.GrpcOtlpReceiver;
 import dev.spanprof.testing.ManualRetryClock;
 import dev.spanprof.testing.Meters;
 import dev.spanprof.testing.Otlp;
 import dev.spanprof.testing.RecordingProfiles;
 import dev.spanprof.testing.TestTraffic;
 import io.grpc.Status;
-import io.micrometer.core.instrument.MeterRegistry;
-import io.micronaut.context.ApplicationContext;
 import io.micronaut.context.annotation.Property;
 import io.micronaut.test.extensions.junit5.annotation.MicronautTest;
-import io.micronaut.test.support.TestPropertyProvider;
 import io.opentelemetry.proto.collector.trace.v1.ExportTraceServiceRequest;
 import jakarta.inject.Inject;
 import java.io.IOException;
@@ -26,9 +20,7 @@ import java.nio.ByteBuffer;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.TestMethodOrder;
 import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
@@ -39,42 +31,28 @@ import org.junit.jupiter.api.Order;
  * every span is accounted for exactly.
  */
 @MicronautTest
-@TestInstance(TestInstance.Lifecycle.PER_CLASS)
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 @Property(name = "test.time", value = "manual")
 @Property(name = "test.profiles", value = "recording")
 @Property(name = "test.retry-clock", value = "manual")
-class ForwardingFailureTest implements TestPropertyProvider {
+class ForwardingFailureTest extends GrpcNextHopTest {
 
   private static final int SPANS_PER_TRACE = 4;
 
-  private final GrpcOtlpReceiver receiver = GrpcOtlpReceiver.plaintext();
-
-  @Inject ApplicationContext context;
-  @Inject ManualTimeSource time;
   @Inject ManualRetryClock retryClock;
-  @Inject TraceAssembler assembler;
   @Inject TraceWorkers workers;
-  @Inject Forwarder forwarder;
   @Inject RecordingProfiles analysed;
-  @Inject MeterRegistry registry;
 
   ForwardingFailureTest() throws IOException {}
 
   @Override
-  public Map<String, String> getProperties() {
+  Map<String, String> configuration() {
     return Map.of(
-        "spanprof.export.endpoint", "http://localhost:" + receiver.port(),
         "spanprof.export.flush-interval", "10ms",
         // One batch at a time, so the waits recorded are one batch's backoff sequence.
         "spanprof.export.num-consumers", "1",
         "spanprof.export.initial-backoff", "1s",
         "spanprof.export.max-backoff", "30s");
-  }
-
-  @AfterAll
-  void stopReceiver() throws InterruptedException {
-    receiver.close();
   }
 
   @Test
@@ -150,11 +128,6 @@ class ForwardingFailureTest implements TestPropertyProvider {
   private void send(TraceId trace) throws Exception {
     assertThat(TestTraffic.postProtobuf(context, Otlp.rootAndChildren("svc", trace,
         SPANS_PER_TRACE))).isEqualTo(200);
-  }
-
-  private void complete() {
-    time.advance(Duration.ofSeconds(5));
-    assembler.sweep();
   }
 
   private static ByteString bytes(TraceId trace) {

@@ -3,27 +3,20 @@ package dev.spanprof.export;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.spanprof.analysis.TraceId;
-import dev.spanprof.testing.GrpcOtlpReceiver;
 import dev.spanprof.testing.Meters;
 import dev.spanprof.testing.Otlp;
 import dev.spanprof.testing.OtlpReceiver.Received;
 import dev.spanprof.testing.TestTraffic;
 import io.grpc.Status;
-import io.micrometer.core.instrument.MeterRegistry;
-import io.micronaut.context.ApplicationContext;
 import io.micronaut.context.annotation.Property;
 import io.micronaut.test.extensions.junit5.annotation.MicronautTest;
-import io.micronaut.test.support.TestPropertyProvider;
-import jakarta.inject.Inject;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.TestInstance;
 
 /**
  * A next hop that refuses a whole batch for one span in it (protobuf-java refuses a request with
@@ -31,33 +24,21 @@ import org.junit.jupiter.api.TestInstance;
  * through, and the span itself goes once more with its invalid UTF-8 replaced.
  */
 @MicronautTest
-@TestInstance(TestInstance.Lifecycle.PER_CLASS)
 @Property(name = "test.time", value = "manual")
 @Property(name = "test.profiles", value = "recording")
-class ForwardingIsolationTest implements TestPropertyProvider {
+class ForwardingIsolationTest extends GrpcNextHopTest {
 
   private static final int SPANS = 1000;
 
-  private final GrpcOtlpReceiver receiver = GrpcOtlpReceiver.plaintext();
-
-  @Inject ApplicationContext context;
-  @Inject Forwarder forwarder;
-  @Inject MeterRegistry registry;
 
   ForwardingIsolationTest() throws IOException {}
 
   @Override
-  public Map<String, String> getProperties() {
+  Map<String, String> configuration() {
     return Map.of(
-        "spanprof.export.endpoint", "http://localhost:" + receiver.port(),
         "spanprof.export.flush-interval", "10ms",
         "spanprof.export.num-consumers", "1",
         "spanprof.export.max-batch-spans", "1024");
-  }
-
-  @AfterAll
-  void stopReceiver() throws InterruptedException {
-    receiver.close();
   }
 
   @AfterEach

@@ -3,26 +3,18 @@ package dev.spanprof.export;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.spanprof.analysis.TraceId;
-import dev.spanprof.assembly.ManualTimeSource;
-import dev.spanprof.assembly.TraceAssembler;
-import dev.spanprof.testing.GrpcOtlpReceiver;
 import dev.spanprof.testing.ManualRetryClock;
 import dev.spanprof.testing.Meters;
 import dev.spanprof.testing.Otlp;
 import dev.spanprof.testing.TestTraffic;
 import io.grpc.Status;
-import io.micrometer.core.instrument.MeterRegistry;
-import io.micronaut.context.ApplicationContext;
 import io.micronaut.context.annotation.Property;
 import io.micronaut.test.extensions.junit5.annotation.MicronautTest;
-import io.micronaut.test.support.TestPropertyProvider;
 import jakarta.inject.Inject;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.Map;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.TestInstance;
 
 /**
  * Forwarding resumes as soon as the next hop is back: a sender waiting out its backoff retries
@@ -36,37 +28,23 @@ import org.junit.jupiter.api.TestInstance;
  * </pre>
  */
 @MicronautTest
-@TestInstance(TestInstance.Lifecycle.PER_CLASS)
 @Property(name = "test.time", value = "manual")
 @Property(name = "test.profiles", value = "recording")
 @Property(name = "test.retry-clock", value = "manual")
-class ForwardingResumeTest implements TestPropertyProvider {
+class ForwardingResumeTest extends GrpcNextHopTest {
 
   private static final int SPANS_PER_TRACE = 4;
 
-  private final GrpcOtlpReceiver receiver = GrpcOtlpReceiver.plaintext();
-
-  @Inject ApplicationContext context;
-  @Inject ManualTimeSource time;
   @Inject ManualRetryClock retryClock;
-  @Inject TraceAssembler assembler;
-  @Inject Forwarder forwarder;
-  @Inject MeterRegistry registry;
 
   ForwardingResumeTest() throws IOException {}
 
   @Override
-  public Map<String, String> getProperties() {
+  Map<String, String> configuration() {
     return Map.of(
-        "spanprof.export.endpoint", "http://localhost:" + receiver.port(),
         "spanprof.export.flush-interval", "10ms",
         "spanprof.export.num-consumers", "2",
         "spanprof.export.max-batch-spans", String.valueOf(SPANS_PER_TRACE));
-  }
-
-  @AfterAll
-  void stopReceiver() throws InterruptedException {
-    receiver.close();
   }
 
   @Test
@@ -90,7 +68,6 @@ class ForwardingResumeTest implements TestPropertyProvider {
   private void send(TraceId trace) throws Exception {
     assertThat(TestTraffic.postProtobuf(context, Otlp.rootAndChildren("svc", trace,
         SPANS_PER_TRACE))).isEqualTo(200);
-    time.advance(Duration.ofSeconds(5));
-    assembler.sweep();
+    complete();
   }
 }

@@ -3,21 +3,14 @@ package dev.spanprof.export;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.spanprof.analysis.TraceId;
-import dev.spanprof.assembly.ManualTimeSource;
-import dev.spanprof.assembly.TraceAssembler;
 import dev.spanprof.spool.Spool;
-import dev.spanprof.testing.GrpcOtlpReceiver;
 import dev.spanprof.testing.ManualRetryClock;
-import dev.spanprof.testing.Meters;
 import dev.spanprof.testing.Otlp;
 import dev.spanprof.testing.OtlpReceiver.Received;
 import dev.spanprof.testing.TestTraffic;
 import io.grpc.Status;
-import io.micrometer.core.instrument.MeterRegistry;
-import io.micronaut.context.ApplicationContext;
 import io.micronaut.context.annotation.Property;
 import io.micronaut.test.extensions.junit5.annotation.MicronautTest;
-import io.micronaut.test.support.TestPropertyProvider;
 import jakarta.inject.Inject;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -27,9 +20,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.TestInstance;
 
 /**
  * With a spool, an outage longer than memory holds loses nothing and refuses nothing: what the
@@ -42,32 +33,24 @@ import org.junit.jupiter.api.TestInstance;
  * </pre>
  */
 @MicronautTest
-@TestInstance(TestInstance.Lifecycle.PER_CLASS)
 @Property(name = "test.time", value = "manual")
 @Property(name = "test.profiles", value = "recording")
 @Property(name = "test.retry-clock", value = "manual")
-class ForwardingSpoolTest implements TestPropertyProvider {
+class ForwardingSpoolTest extends GrpcNextHopTest {
 
   private static final int SPANS_PER_TRACE = 10;
   private static final int TRACES = 12;
 
-  private final GrpcOtlpReceiver receiver = GrpcOtlpReceiver.plaintext();
   private final Path spoolDirectory = Files.createTempDirectory("spanprof-spool-test");
 
-  @Inject ApplicationContext context;
-  @Inject ManualTimeSource time;
   @Inject ManualRetryClock retryClock;
-  @Inject TraceAssembler assembler;
-  @Inject Forwarder forwarder;
   @Inject Spool spool;
-  @Inject MeterRegistry registry;
 
   ForwardingSpoolTest() throws IOException {}
 
   @Override
-  public Map<String, String> getProperties() {
+  Map<String, String> configuration() {
     return Map.of(
-        "spanprof.export.endpoint", "http://localhost:" + receiver.port(),
         "spanprof.export.flush-interval", "10ms",
         "spanprof.export.num-consumers", "1",
         "spanprof.export.max-batch-spans", "10",
@@ -79,11 +62,6 @@ class ForwardingSpoolTest implements TestPropertyProvider {
         "spanprof.analysis.workers", "1");
   }
 
-  @AfterAll
-  void stopReceiver() throws InterruptedException {
-    receiver.close();
-  }
-
   @Test
   void nextHopDownLongerThanMemoryHolds_everythingAccepted_thenForwardedOnce() throws Exception {
     retryClock.holdSleeps();
@@ -92,7 +70,7 @@ class ForwardingSpoolTest implements TestPropertyProvider {
       assertThat(TestTraffic.postProtobuf(context,
           Otlp.rootAndChildren("svc", new TraceId(0x5F001, t), SPANS_PER_TRACE)))
           .as("trace %d", t).isEqualTo(200);
-      sweep();
+      complete();
     }
     assertThat(spool.pendingSpans()).as("what memory could not hold waits on disk")
         .isGreaterThanOrEqualTo((TRACES - 7) * SPANS_PER_TRACE);
@@ -104,7 +82,7 @@ class ForwardingSpoolTest implements TestPropertyProvider {
     long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
     while (meters().count("spanprof.exported.spans") < TRACES * SPANS_PER_TRACE) {
       assertThat(System.nanoTime()).as("forwarded within a minute").isLessThan(deadline);
-      sweep();
+      complete();
     }
 
     List<Received> received = receiver.await(span -> true, TRACES * SPANS_PER_TRACE,
@@ -118,12 +96,4 @@ class ForwardingSpoolTest implements TestPropertyProvider {
     assertThat(meters().sum("spanprof.export.failed.spans")).isZero();
   }
 
-  private void sweep() {
-    time.advance(Duration.ofSeconds(5));
-    assembler.sweep();
-  }
-
-  private Meters meters() {
-    return new Meters(registry);
-  }
 }

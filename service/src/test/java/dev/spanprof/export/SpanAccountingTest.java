@@ -4,20 +4,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.google.protobuf.ByteString;
 import dev.spanprof.analysis.TraceId;
-import dev.spanprof.assembly.ManualTimeSource;
-import dev.spanprof.assembly.TraceAssembler;
 import dev.spanprof.assembly.TraceWorkers;
-import dev.spanprof.testing.GrpcOtlpReceiver;
 import dev.spanprof.testing.Meters;
 import dev.spanprof.testing.Otlp;
 import dev.spanprof.testing.OtlpReceiver.Received;
 import dev.spanprof.testing.TestTraffic;
 import io.grpc.Status;
-import io.micrometer.core.instrument.MeterRegistry;
-import io.micronaut.context.ApplicationContext;
 import io.micronaut.context.annotation.Property;
 import io.micronaut.test.extensions.junit5.annotation.MicronautTest;
-import io.micronaut.test.support.TestPropertyProvider;
 import io.opentelemetry.proto.collector.trace.v1.ExportTraceServiceRequest;
 import jakarta.inject.Inject;
 import java.io.IOException;
@@ -35,9 +29,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.TestInstance;
 
 /**
  * Every span accepted is accounted for, under concurrency, small bounds and a next hop that fails
@@ -48,11 +40,10 @@ import org.junit.jupiter.api.TestInstance;
  * (the poisoned ones), and nothing is held.
  */
 @MicronautTest
-@TestInstance(TestInstance.Lifecycle.PER_CLASS)
 @Property(name = "test.time", value = "manual")
 @Property(name = "test.profiles", value = "recording")
 @Property(name = "test.retry-clock", value = "manual")
-class SpanAccountingTest implements TestPropertyProvider {
+class SpanAccountingTest extends GrpcNextHopTest {
 
   private static final int SENDERS = 4;
   private static final int TRACES_PER_SENDER = 60;
@@ -61,23 +52,16 @@ class SpanAccountingTest implements TestPropertyProvider {
   private static final int MAX_QUEUED = 100;
   private static final int QUEUE_SPANS = 100;
 
-  private final GrpcOtlpReceiver receiver = GrpcOtlpReceiver.plaintext();
   private final Set<ByteString> poisoned = ConcurrentHashMap.newKeySet();
   private volatile boolean flaky = true;
 
-  @Inject ApplicationContext context;
-  @Inject ManualTimeSource time;
-  @Inject TraceAssembler assembler;
   @Inject TraceWorkers workers;
-  @Inject Forwarder forwarder;
-  @Inject MeterRegistry registry;
 
   SpanAccountingTest() throws IOException {}
 
   @Override
-  public Map<String, String> getProperties() {
+  Map<String, String> configuration() {
     return Map.of(
-        "spanprof.export.endpoint", "http://localhost:" + receiver.port(),
         "spanprof.export.flush-interval", "1ms",
         "spanprof.export.max-batch-spans", "20",
         "spanprof.export.queue-spans", String.valueOf(QUEUE_SPANS),
@@ -85,11 +69,6 @@ class SpanAccountingTest implements TestPropertyProvider {
         "spanprof.assembly.max-spans-per-trace", "50",
         "spanprof.analysis.max-queued-spans", String.valueOf(MAX_QUEUED),
         "spanprof.analysis.workers", "2");
-  }
-
-  @AfterAll
-  void stopReceiver() throws InterruptedException {
-    receiver.close();
   }
 
   @Test
@@ -166,8 +145,7 @@ class SpanAccountingTest implements TestPropertyProvider {
    * fail falsely.
    */
   private void sweepAndCheck() {
-    time.advance(Duration.ofSeconds(5));
-    assembler.sweep();
+    complete();
     Meters meters = new Meters(registry);
     double resolved = meters.count("spanprof.exported.spans")
         + meters.sum("spanprof.export.failed.spans");
