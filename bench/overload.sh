@@ -6,14 +6,17 @@
 # times spanprof's intake was offered, what was refused and why, whether spanprof is still
 # ready, and its heap against its bound (-Xmx): the largest heap after a collection and the
 # most it committed, from its GC log. Run from the repository root after
-# `mvn -B -q install -DskipTests`; needs taskset.
+# `mvn -B -q install -DskipTests`; needs taskset. HEAP_MB sets spanprof's heap (1536), and
+# SPANPROF_JAVA_OPTS its options besides (the Kubernetes base's 512 MB span store).
 set -euo pipefail
 warmup=${WARMUP:-90}
 jar=bench/target/benchmarks.jar
 gc_log=/tmp/spanprof-overload-gc.log
 . bench/spanprof-and-sink.sh
-start_spanprof_and_sink "taskset -c 0" -XX:+UseParallelGC -Dspanprof.ingest.span-store-size=512MB \
-    -Xlog:gc:file="$gc_log"
+spanprof_heap_mb=${HEAP_MB:-$spanprof_heap_mb}
+# shellcheck disable=SC2086
+start_spanprof_and_sink "taskset -c 0" -XX:+UseParallelGC -XX:+ExitOnOutOfMemoryError \
+    ${SPANPROF_JAVA_OPTS:--Dspanprof.ingest.span-store-size=512MB} -Xlog:gc:file="$gc_log"
 taskset -c 1 java -cp "$jar" dev.spanprof.bench.LoadGenerator --target=localhost:4317 --streams="${STREAMS:-16}" \
     --duration=60s --warmup="${warmup}s" | tee /tmp/spanprof-generator.out
 echo "readiness after the run: HTTP $(curl -s -o /dev/null -w '%{http_code}' localhost:9464/health/readiness)"

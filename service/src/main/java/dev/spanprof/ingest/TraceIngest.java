@@ -120,10 +120,10 @@ final class TraceIngest {
   }
 
   /**
-   * Refuses a request while the heap is over its limit ({@link MemoryGuard}), or one that the
-   * full forwarding queue, or the full buffer that cannot make room, would refuse anyway, having
-   * only counted its spans: under overload, decoding each request
-   * before refusing it took the core the accepted ones needed. The spans count as refused for a
+   * Refuses a request while the heap is over its limit ({@link MemoryGuard}), or, without a
+   * spool, one that the full forwarding queue, or the full buffer that cannot make room, would
+   * refuse anyway, having only counted its spans: under overload, decoding each request before
+   * refusing it took the core the accepted ones needed. The spans count as refused for a
    * full buffer, invalid or not. Returns null when neither is full, or the request fits after
    * all, or its framing is malformed (the decode then says where), or it is too large for the
    * whole buffer: the decode's path answers those. Also null while shutting down, when every
@@ -132,9 +132,6 @@ final class TraceIngest {
   private IngestResult refuseUndecoded(Transport transport, SpanCount count) {
     if (!gate.isOpen()) {
       return null;
-    }
-    if (spool != null && !memory.isOver()) {
-      return null; // what the pipeline has no room for waits on disk
     }
     if (memory.isOver()) {
       int spans;
@@ -145,6 +142,9 @@ final class TraceIngest {
       }
       listener.onRefused(transport, SpanRefusal.MEMORY_LIMIT, spans);
       return IngestResult.refused(Outcome.FULL, memory.refusal());
+    }
+    if (spool != null) {
+      return null; // what the pipeline has no room for waits on disk
     }
     boolean bufferStuck = !assembler.canMakeRoom();
     if (!bufferStuck && !accepted.mayRefuse()) {
