@@ -2,6 +2,8 @@ package dev.spanprof.management;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
 import io.micronaut.context.ApplicationContext;
 import io.micronaut.context.annotation.Property;
 import io.micronaut.test.extensions.junit5.annotation.MicronautTest;
@@ -9,6 +11,7 @@ import jakarta.inject.Inject;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.io.UncheckedIOException;
 import java.net.Socket;
 import java.net.SocketException;
 import java.net.SocketTimeoutException;
@@ -16,12 +19,15 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
 /**
  * Slow and greedy clients of the management listener do not stop the probes: a half-sent
  * request is closed after the request timeout and holds nothing meanwhile; connections beyond
- * the limit are closed as they open.
+ * the limit are closed as they open; a slow scrape leaves the probes answered.
  */
 @MicronautTest
 @Property(name = "spanprof.management.request-timeout", value = "300ms")
@@ -31,6 +37,7 @@ class ManagementLimitsTest {
   private static final Duration TEST_TIMEOUT = Duration.ofSeconds(30);
 
   @Inject ApplicationContext context;
+  @Inject MeterRegistry registry;
 
   @Test
   void halfSentRequest_probesAnsweredMeanwhile_closedAfterTheRequestTimeout() throws Exception {
@@ -97,6 +104,42 @@ class ManagementLimitsTest {
       for (Socket socket : idle) {
         socket.close();
       }
+    }
+  }
+
+  @Test
+  void slowScrape_probesAnsweredMeanwhile() throws Exception {
+    CountDownLatch scraping = new CountDownLatch(1);
+    CountDownLatch release = new CountDownLatch(1);
+    Gauge slow = Gauge.builder("test.slow.gauge", () -> {
+      scraping.countDown();
+      try {
+        release.await();
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+      return 1;
+    }).register(registry);
+    try {
+      CompletableFuture<String> scrape = CompletableFuture.supplyAsync(() -> {
+        try {
+          return get("/metrics");
+        } catch (IOException e) {
+          throw new UncheckedIOException(e);
+        }
+      });
+      assertThat(scraping.await(TEST_TIMEOUT.toSeconds(), TimeUnit.SECONDS)).isTrue();
+
+      assertThat(get("/health/liveness")).startsWith("HTTP/1.1 200");
+      assertThat(get("/health/readiness")).startsWith("HTTP/1.1 200");
+      assertThat(scrape).isNotDone();
+
+      release.countDown();
+      assertThat(scrape.get(TEST_TIMEOUT.toSeconds(), TimeUnit.SECONDS))
+          .startsWith("HTTP/1.1 200").contains("test_slow_gauge 1.0");
+    } finally {
+      release.countDown();
+      registry.remove(slow);
     }
   }
 
