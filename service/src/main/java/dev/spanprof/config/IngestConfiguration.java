@@ -16,7 +16,7 @@ public final class IngestConfiguration {
   /**
    * Room for what the default bounds hold of SDK-sized spans flat out, 230 to 250 MB of slabs in
    * use, and more while forwarding falls behind: at 256 MB a third of the spans' byte ranges
-   * still overflowed (BENCHMARKS.md, forty-eighth stop). At a heap of 2 GiB or more; less in
+   * still overflowed (`bench/store-use.sh`, BENCHMARKS.md). At a heap of 2 GiB or more; less in
    * proportion ({@link HeapShare}), as the bounds it holds the spans of.
    */
   public static final long DEFAULT_SPAN_STORE_SIZE = 384L * 1024 * 1024;

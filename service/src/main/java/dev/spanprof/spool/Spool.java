@@ -47,7 +47,7 @@ import java.util.zip.CRC32C;
  * rotation), so a machine that loses power loses at most that much. An interval of zero syncs
  * every record before it is answered. With each sync the file {@code spool.watermark} is
  * replaced by the number of the oldest record not done: a start skips the records below it, so
- * what it forwards again is what was not done at the last sync (or at the last stop).
+ * what it forwards again is what was not done at the last sync (or when spanprof last closed).
  */
 public final class Spool implements AutoCloseable {
 
