@@ -51,9 +51,10 @@ class MemoryLimitTest implements TestPropertyProvider {
   @Test
   void heapOverTheLimitAfterCollection_requestsRefused_readinessDown_untilBelowAgain()
       throws Exception {
+    System.gc(); // so that what the heap holds now is live, not garbage
     long held = Runtime.getRuntime().totalMemory() - Runtime.getRuntime().freeMemory();
     byte[][] live = {new byte[(int) Math.min(Integer.MAX_VALUE - 8,
-        Math.max(0, guard.limitBytes() - held) + (64L << 20))]};
+        Math.max(0, guard.limitBytes() - held) + (128L << 20))]};
     System.gc();
     await(guard::isOver);
 
