@@ -29,7 +29,9 @@ import urllib.request
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 PROMETHEUS_DIR = os.path.join(ROOT, "deploy", "prometheus")
-GOLDEN = os.path.join(ROOT, "..", "shared", "golden", "seed-time-case3-overlap")
+# The repository's byte-for-byte copy of shared/golden (GoldenCopiesTest keeps it so).
+GOLDEN = os.path.join(ROOT, "service", "src", "test", "resources", "golden",
+                      "seed-time-case3-overlap")
 JAR = os.path.join(ROOT, "service", "target", "spanprof-all.jar")
 DEADLINE_SECONDS = 90
 ALLOWED_LINT = 'spanprof_duration_quantile_seconds non-summary metrics should not have "quantile" label'
