@@ -12,14 +12,16 @@ import io.prometheus.metrics.model.snapshots.CounterSnapshot;
 import io.prometheus.metrics.model.snapshots.CounterSnapshot.CounterDataPointSnapshot;
 import io.prometheus.metrics.model.snapshots.Exemplar;
 import io.prometheus.metrics.model.snapshots.Exemplars;
-import io.prometheus.metrics.model.snapshots.GaugeSnapshot;
-import io.prometheus.metrics.model.snapshots.GaugeSnapshot.GaugeDataPointSnapshot;
 import io.prometheus.metrics.model.snapshots.HistogramSnapshot;
 import io.prometheus.metrics.model.snapshots.HistogramSnapshot.HistogramDataPointSnapshot;
 import io.prometheus.metrics.model.snapshots.Labels;
 import io.prometheus.metrics.model.snapshots.MetricMetadata;
 import io.prometheus.metrics.model.snapshots.MetricSnapshot;
 import io.prometheus.metrics.model.snapshots.MetricSnapshots;
+import io.prometheus.metrics.model.snapshots.Quantile;
+import io.prometheus.metrics.model.snapshots.Quantiles;
+import io.prometheus.metrics.model.snapshots.SummarySnapshot;
+import io.prometheus.metrics.model.snapshots.SummarySnapshot.SummaryDataPointSnapshot;
 import io.prometheus.metrics.model.snapshots.Unit;
 import jakarta.inject.Singleton;
 import java.util.ArrayList;
@@ -39,8 +41,9 @@ import org.HdrHistogram.AbstractHistogram;
  *       precision, with no interpolation. Durations carry {@code correction="raw"}, and
  *       {@code "corrected"} too for operations with an expected interval. Each bucket carries
  *       the trace and span id of its latest sample as an exemplar (OpenMetrics only).
- *   <li>{@code spanprof_duration_quantile_seconds{quantile}}: the configured quantiles and
- *       {@code max} of the sliding window.
+ *   <li>{@code spanprof_duration_quantile_seconds}: a summary per duration series, its
+ *       {@code quantile}s the configured quantiles of the sliding window and {@code 1} (the
+ *       window's maximum), its {@code _sum} and {@code _count} cumulative since start.
  *   <li>{@code spanprof_series_overflow_total{metric}}: samples folded into the overflow series.
  * </ul>
  */
@@ -81,7 +84,7 @@ public final class DistributionExport {
     for (Kind kind : Kind.values()) {
       points.put(kind, new ArrayList<>());
     }
-    List<GaugeDataPointSnapshot> quantilePoints = new ArrayList<>();
+    List<SummaryDataPointSnapshot> quantilePoints = new ArrayList<>();
     // One reader for the scrape: each series' views are read, turned into points, then
     // overwritten by the next series'.
     Distribution.Reader reader = registry.reader();
@@ -93,13 +96,14 @@ public final class DistributionExport {
       if (key.kind() == Kind.DURATION) {
         Labels raw = labels.add("correction", "raw");
         kindPoints.add(point(snapshot.cumulative(), snapshot.sumNanos(), raw, snapshot.exemplars()));
-        quantiles(snapshot.window(), raw, quantilePoints);
+        quantilePoints.add(summary(snapshot.window(), snapshot.cumulative(), snapshot.sumNanos(),
+            raw));
         if (snapshot.cumulativeCorrected() != null) {
           Labels corrected = labels.add("correction", "corrected");
           AbstractHistogram histogram = snapshot.cumulativeCorrected();
-          kindPoints.add(point(histogram, histogram.getMean() * histogram.getTotalCount(),
-              corrected, List.of()));
-          quantiles(snapshot.windowCorrected(), corrected, quantilePoints);
+          double sumNanos = histogram.getMean() * histogram.getTotalCount();
+          kindPoints.add(point(histogram, sumNanos, corrected, List.of()));
+          quantilePoints.add(summary(snapshot.windowCorrected(), histogram, sumNanos, corrected));
         }
       } else {
         kindPoints.add(point(snapshot.cumulative(), snapshot.sumNanos(), labels, snapshot.exemplars()));
@@ -111,8 +115,9 @@ public final class DistributionExport {
           new MetricMetadata(DistributionService.metricName(kind), HELP.get(kind), Unit.SECONDS),
           points.get(kind)));
     }
-    families.add(new GaugeSnapshot(new MetricMetadata("spanprof_duration_quantile_seconds",
-        "Span duration quantiles over the sliding window", Unit.SECONDS), quantilePoints));
+    families.add(new SummarySnapshot(new MetricMetadata("spanprof_duration_quantile_seconds",
+        "Span duration quantiles over the sliding window (1: its maximum); sum and count since "
+            + "start", Unit.SECONDS), quantilePoints));
     List<CounterDataPointSnapshot> overflow = new ArrayList<>();
     for (Kind kind : Kind.values()) {
       overflow.add(new CounterDataPointSnapshot(registry.overflowSamples(kind),
@@ -164,14 +169,20 @@ public final class DistributionExport {
     return counts;
   }
 
-  private void quantiles(AbstractHistogram window, Labels labels, List<GaugeDataPointSnapshot> into) {
-    if (window.getTotalCount() == 0) {
-      return;
+  /**
+   * The window's configured quantiles and its maximum (quantile 1), none when the window is
+   * empty, with the cumulative count and sum.
+   */
+  private SummaryDataPointSnapshot summary(AbstractHistogram window,
+      AbstractHistogram cumulative, double sumNanos, Labels labels) {
+    List<Quantile> values = new ArrayList<>();
+    if (window.getTotalCount() > 0) {
+      for (double quantile : quantiles) {
+        values.add(new Quantile(quantile, window.getValueAtPercentile(quantile * 100) / 1e9));
+      }
+      values.add(new Quantile(1, window.getMaxValue() / 1e9));
     }
-    for (double quantile : quantiles) {
-      into.add(new GaugeDataPointSnapshot(window.getValueAtPercentile(quantile * 100) / 1e9,
-          labels.add("quantile", Double.toString(quantile)), null));
-    }
-    into.add(new GaugeDataPointSnapshot(window.getMaxValue() / 1e9, labels.add("quantile", "max"), null));
+    return new SummaryDataPointSnapshot(cumulative.getTotalCount(), sumNanos / 1e9,
+        Quantiles.of(values), labels, Exemplars.EMPTY, 0);
   }
 }

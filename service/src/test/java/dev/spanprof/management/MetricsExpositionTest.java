@@ -38,7 +38,11 @@ class MetricsExpositionTest {
       families = {f.name: f for f in parse(sys.stdin.read())}
       duration = families["spanprof_duration_seconds"]
       exemplars = sum(1 for s in duration.samples if s.exemplar is not None)
-      print(len(families), len(duration.samples), exemplars)
+      window = families["spanprof_duration_quantile_seconds"]
+      quantiles = sorted({s.labels["quantile"] for s in window.samples if "quantile" in s.labels})
+      counts = sum(1 for s in window.samples if s.name.endswith("_count"))
+      print(len(families), len(duration.samples), exemplars, window.type, ",".join(quantiles),
+            counts)
       """;
 
   private final HttpClient http = HttpClient.newHttpClient();
@@ -58,6 +62,9 @@ class MetricsExpositionTest {
     assertThat(Integer.parseInt(parsed[0])).isGreaterThan(20);
     // 7 spans, 6 operations by kind and status, 17 buckets + sum + count each; one corrected.
     assertThat(Integer.parseInt(parsed[1])).isGreaterThanOrEqualTo(7 * 19);
+    assertThat(parsed[3]).as("the window quantiles' family").isEqualTo("summary");
+    assertThat(parsed[4].split(",")).containsExactly("0.5", "0.9", "0.99", "0.999", "1.0");
+    assertThat(Integer.parseInt(parsed[5])).as("a count per duration series").isPositive();
   }
 
   @Test
