@@ -218,7 +218,7 @@ public final class LoadGenerator {
    * hop (its queue full) is not carried through. Spans wait up to the trace timeout before they
    * are forwarded, so in the steady state the window lags the run's by that much; its rate is the
    * same. The span store's overflows say whether the run measured spans in arrays of their own,
-   * which the collector copies, rather than in the store's (BENCHMARKS.md, forty-eighth stop).
+   * which the collector copies, rather than in the store's ({@code bench/store-use.sh}).
    * Then the counters since the server started. Returns the forwarded spans per second (0
    * when the counters could not be scraped).
    */

@@ -371,7 +371,7 @@ public final class CallRanking {
    * An operation's figures, and in a bucket also its calls by callee. The calls are kept with
    * their caller, whose figures a trace updates anyway, rather than in one map by (caller, callee):
    * finding a call then touches fewer objects, which are mostly out of the core's caches when a
-   * trace comes to be analysed (BENCHMARKS.md, thirty-sixth stop).
+   * trace comes to be analysed ({@code PipelineBenchmark} from memory).
    */
   private static final class OperationStats {
     long count;

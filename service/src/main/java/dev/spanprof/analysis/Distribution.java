@@ -155,8 +155,8 @@ public final class Distribution {
    * Records one value into each of three series, as {@link #record} does, under their lock taken
    * once when they share it. A lock is a locked instruction, which waits for the memory reads
    * before it: three would wait for each record's cold count in turn, where one lets the three
-   * reads overlap (BENCHMARKS.md, forty-first stop). Series that do not share a lock are
-   * recorded one at a time.
+   * reads overlap ({@code bench/turns.sh} on {@code PipelineBenchmark}). Series that do not
+   * share a lock are recorded one at a time.
    */
   public static void recordEach(Distribution first, long firstNanos, Distribution second,
       long secondNanos, Distribution third, long thirdNanos, TraceId traceId, long spanId,
@@ -203,7 +203,7 @@ public final class Distribution {
    * The export bucket of {@code valueNanos}: the first whose upper bound is not below it, the
    * +Inf bucket past the last. A halving search whose step is a conditional move, as in {@link
    * SortedCounts}: which way a step goes is as good as random, and {@link Arrays#binarySearch}
-   * mispredicted a branch at each step (BENCHMARKS.md, forty-sixth stop).
+   * mispredicted a branch at each step ({@code HistogramBenchmark.lookupAndRecord}).
    */
   private int bucketOf(long valueNanos) {
     long[] bounds = boundariesNanos;
@@ -299,7 +299,7 @@ public final class Distribution {
    * Where {@link #read} adds a series' views up: dense histograms, emptied at each read, for one
    * thread at a time. Adding into packed histograms, as copies of the views once were, walks
    * their index for every bucket and grows their storage bucket by bucket: 1 to 3.4 ms for one
-   * busy series, which a scrape paid per series (BENCHMARKS.md, thirty-second stop).
+   * busy series, which a scrape paid per series ({@code ScrapeBenchmark}).
    */
   public static final class Reader {
     private final int significantDigits;
@@ -357,7 +357,7 @@ public final class Distribution {
    * reads that do not wait for each other. A binary search's nine steps each wait for the one
    * before, and each is a branch that goes either way as often. A quarter faster than {@link
    * Arrays#binarySearch} with the tables in cache; out of cache no difference was resolved
-   * (BENCHMARKS.md, fifty-second stop).
+   * ({@code HistogramBenchmark.percentileRank}).
    */
   public double percentileRank(long valueNanos) {
     long[] table = rankTable;

@@ -123,7 +123,7 @@ final class IndexSort {
    *
    * <p>Four places are counted per pass over the longs: one count alone is a chain of
    * additions, one per cycle, where four independent ones keep more of the core's adders busy
-   * (a sort of 20 in 77 ns rather than 89, BENCHMARKS.md, forty-third stop).
+   * (a sort of 20 in 77 ns rather than 89, {@code bench/turns.sh} on {@code AnalysisBenchmark}).
    */
   private static void placeByCount(long[] packed, int[] original, int length, int[] indices,
       int from) {

@@ -6,7 +6,7 @@ package dev.spanprof.analysis;
  *
  * <p>Worked out at ingest, while the span's bytes are in the cache, by the {@link
  * SpanMapping.Mapper} its builder was given; the analysis, seconds later, reads this instead of
- * decoding the span's attributes from memory (BENCHMARKS.md, forty-seventh stop). The spans of a
+ * decoding the span's attributes from memory ({@code PipelineBenchmark}). The spans of a
  * request with the same outcome mostly share one instance (the mapper keeps its recent ones), so
  * a buffered span pays little more than a reference for it.
  *

@@ -6,7 +6,7 @@ import java.util.Arrays;
  * Counts by index where few indexes hold one: those indexes in ascending order, and their
  * counts. A young window slice counts its values here ({@link Distribution}): 6 bytes per index
  * that holds a count, and a read is a scan of them, where HdrHistogram's packed array walks its
- * tree for each count it gives (about 250 ns each, BENCHMARKS.md, forty-fifth stop).
+ * tree for each count it gives (about 250 ns each, {@code SeriesSnapshotBenchmark}).
  *
  * <p>A count goes up to 65 535; the slice moves to dense counts long before. Not thread-safe:
  * its series' lock guards it.

@@ -69,7 +69,7 @@ public final class SpanRecord {
     // Last, once every other field is set: the mapper reads the span. It reads the attributes
     // the builder was handed, or decodes them here, where the span's bytes were just written;
     // either way they are not kept, so that a span waiting for its trace holds no more than
-    // before (BENCHMARKS.md, forty-seventh stop).
+    // before (BENCHMARKS.md, heap per buffered span).
     this.mapped = builder.mapper == null ? null : builder.mapper.mapped(this,
         attributes != null ? attributes
             : builder.attributesToMap != null ? builder.attributesToMap

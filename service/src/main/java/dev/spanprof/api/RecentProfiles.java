@@ -14,7 +14,7 @@ import java.util.Optional;
  *
  * <p>A ring, not a map by trace id: keeping a profile is then one store into a slot next to the
  * previous one, where a linked map's removal and insertion each touched entries of traces
- * analysed long ago, out of the core's caches (BENCHMARKS.md, thirty-sixth stop). A query instead
+ * analysed long ago, out of the core's caches ({@code PipelineBenchmark} from memory). A query instead
  * scans the ids, newest first: about 10 µs for 10 000 profiles, and queries are rare. An earlier
  * profile of a trace analysed again keeps its slot until the ring comes round to it.
  */

@@ -6,7 +6,7 @@ package dev.spanprof.config;
  * #REFERENCE_HEAP_MIB} MiB or more, and in proportion below.
  *
  * <p>At the reference heap the defaults hold at most about 1.1 GB after collection flat out and
- * under overload (BENCHMARKS.md, overload runs at 1.5 GiB with the same bounds), a little over
+ * under overload ({@code bench/overload.sh} at 1.5 GiB with the same bounds), a little over
  * half of it; the other half is young generation, headroom and what does not scale (classes,
  * caches of a fixed size). In proportion, no heap fills past the memory guard's 80 % with the
  * defaults. At 512 MiB: 125 000 buffered spans, 25 000 queued for analysis, 50 000 for

@@ -21,8 +21,8 @@ import java.util.concurrent.TimeUnit;
  * finds none idle, each warming its own decode caches. Flat out on two cores these threads cost
  * 12 % less per span than the cached pool's, and the event loop 11 % less, each against the next
  * hop's CPU in the same run; overloaded on one core, where the cached pool can run a request walk
- * for each of sixteen streams at once, spanprof took 50 to 63 % more spans (BENCHMARKS.md,
- * fiftieth stop). A fixed pool also bounds the threads, and what their caches hold, by
+ * for each of sixteen streams at once, spanprof took 50 to 63 % more spans
+ * ({@code bench/cpu-split.sh}, {@code bench/overload.sh}). A fixed pool also bounds the threads, and what their caches hold, by
  * configuration. Its queue is not bounded: gRPC must not have a call's event refused. A call
  * waiting in it holds what its client has sent, within {@code spanprof.ingest.max-message-size},
  * as a call on a pooled thread did.

@@ -11,7 +11,7 @@ import io.micrometer.core.instrument.MeterRegistry;
  *
  * <p>Why not a counter or an adder each: a trace's increments then touch one object per group
  * instead of two per counter (the counter and its adder), and those objects are mostly out of
- * the core's caches when a trace comes to be analysed (BENCHMARKS.md, thirty-sixth stop); and
+ * the core's caches when a trace comes to be analysed ({@code PipelineBenchmark} from memory); and
  * one lock is taken where each adder made an atomic update. Before that, the injected composite
  * registry's counters forwarded each increment to every child registry's counter
  * ({@code CompositeCounter.increment} was 4.6 % of {@code PipelineBenchmark}, async-profiler).

@@ -164,7 +164,7 @@ public final class DistributionService implements ProfileConsumer {
    * The TTX and TTC series of a trace whose primary root has {@code spanSeries}, remembered
    * there when they are their key's own: a trace then reaches them through its root's series,
    * already in hand, rather than building two keys and looking each up in the registry
-   * (BENCHMARKS.md, thirty-third stop).
+   * ({@code PipelineBenchmark}).
    */
   private RootSeries rootSeries(SpanSeries spanSeries, SpanRecord root, long now) {
     RootSeries known = spanSeries.rootSeries;

@@ -14,7 +14,7 @@ public interface ProfileConsumer {
    * @param nowNanos when the stage took the trace, on the service's {@link
    *     dev.spanprof.assembly.TimeSource}: one reading per trace for every consumer, since a
    *     clock read costs about 27 ns under KVM and waits for the memory reads before it
-   *     (BENCHMARKS.md, forty-sixth stop)
+   *     ({@code PipelineBenchmark})
    */
   void accept(CompletedTrace trace, TraceProfile profile, long nowNanos);
 
