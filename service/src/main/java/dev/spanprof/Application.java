@@ -1,6 +1,6 @@
 package dev.spanprof;
 
-import dev.spanprof.config.PipelineLifecycle;
+import dev.spanprof.wiring.PipelineLifecycle;
 import io.micronaut.context.ApplicationContext;
 import io.micronaut.runtime.Micronaut;
 import java.lang.management.ManagementFactory;

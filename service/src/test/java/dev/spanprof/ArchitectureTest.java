@@ -1,6 +1,7 @@
 package dev.spanprof;
 
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
 
 import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
@@ -44,5 +45,15 @@ class ArchitectureTest {
             "dev.spanprof.ingest..", "dev.spanprof.metrics..", "dev.spanprof.config..",
             "dev.spanprof.management..")
         .check(MAIN_CLASSES);
+  }
+
+  /**
+   * No package depends on another that depends back on it, however far round: each can be read
+   * and changed from the ones it uses. Configuration classes depend on nothing but the core; the
+   * wiring that assembles the pipeline from them lives in {@code wiring}.
+   */
+  @Test
+  void packages_dependOnEachOtherWithoutCycles() {
+    slices().matching("dev.spanprof.(*)..").should().beFreeOfCycles().check(MAIN_CLASSES);
   }
 }

@@ -37,7 +37,7 @@ public final class AnalysisConfiguration {
    * worker per core left it behind its intake (BENCHMARKS.md: flat out on two cores, 2 workers
    * analysed 41 600 spans/s, 4 workers 54 500, 8 workers 51 400).
    */
-  int effectiveWorkers() {
+  public int effectiveWorkers() {
     if (workers < 0) {
       throw new IllegalArgumentException(PREFIX + ".workers must not be negative, was " + workers);
     }

@@ -74,7 +74,7 @@ public final class AssemblyConfiguration {
   }
 
   /** The core's view; an invalid value fails start-up with a message naming this prefix. */
-  AssemblyPolicy toPolicy() {
+  public AssemblyPolicy toPolicy() {
     try {
       if (sweepInterval == null || sweepInterval.isNegative() || sweepInterval.isZero()) {
         throw new IllegalArgumentException("sweepInterval must be positive, was " + sweepInterval);

@@ -97,7 +97,7 @@ public final class MappingConfiguration {
   }
 
   /** The core's mapping; an invalid entry fails start-up with a message naming its key. */
-  SpanMapping toMapping() {
+  public SpanMapping toMapping() {
     if (resourceKeys == null || resourceKeys.isEmpty()) {
       throw invalid("resource-keys", "must name at least one attribute");
     }

@@ -1,5 +1,7 @@
 /**
- * Configuration ({@code spanprof.*}, one {@code @ConfigurationProperties} class per prefix) and the
- * Micronaut wiring that turns it into the pure core objects of {@code assembly}.
+ * Configuration: {@code spanprof.*}, one {@code @ConfigurationProperties} class per prefix, with
+ * its defaults (those of what spanprof holds in memory scaled to the heap, {@link
+ * dev.spanprof.config.HeapShare}) and checks. It depends on the core only; the wiring that turns
+ * it into the pipeline is {@code dev.spanprof.wiring}.
  */
 package dev.spanprof.config;

@@ -1,4 +1,4 @@
-package dev.spanprof.config;
+package dev.spanprof.wiring;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;

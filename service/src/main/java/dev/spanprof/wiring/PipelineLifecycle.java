@@ -1,14 +1,17 @@
-package dev.spanprof.config;
+package dev.spanprof.wiring;
 
 import dev.spanprof.assembly.Completion;
 import dev.spanprof.assembly.TraceAssembler;
 import dev.spanprof.assembly.TraceWorkers;
+import dev.spanprof.config.AssemblyConfiguration;
+import dev.spanprof.config.SpanprofConfiguration;
+import dev.spanprof.config.SpoolConfiguration;
 import dev.spanprof.export.Forwarder;
 import dev.spanprof.ingest.IngestGate;
 import dev.spanprof.profile.Periodic;
 import dev.spanprof.spool.Spool;
-import io.micronaut.core.annotation.Nullable;
 import io.micronaut.context.annotation.Context;
+import io.micronaut.core.annotation.Nullable;
 import jakarta.annotation.PreDestroy;
 import java.time.Duration;
 import org.slf4j.Logger;

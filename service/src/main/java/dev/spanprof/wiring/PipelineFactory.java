@@ -1,4 +1,4 @@
-package dev.spanprof.config;
+package dev.spanprof.wiring;
 
 import dev.spanprof.analysis.SpanMapping;
 import dev.spanprof.analysis.SpanStore;
@@ -8,6 +8,12 @@ import dev.spanprof.assembly.TimeSource;
 import dev.spanprof.assembly.TraceAssembler;
 import dev.spanprof.assembly.TraceSink;
 import dev.spanprof.assembly.TraceWorkers;
+import dev.spanprof.config.AnalysisConfiguration;
+import dev.spanprof.config.AssemblyConfiguration;
+import dev.spanprof.config.ExportConfiguration;
+import dev.spanprof.config.IngestConfiguration;
+import dev.spanprof.config.MappingConfiguration;
+import dev.spanprof.config.PoolsConfiguration;
 import dev.spanprof.export.RetryClock;
 import io.micronaut.context.annotation.Factory;
 import jakarta.inject.Singleton;
