@@ -1,6 +1,7 @@
 package dev.spanprof;
 
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+import static com.tngtech.archunit.library.Architectures.layeredArchitecture;
 import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
 
 import com.tngtech.archunit.core.domain.JavaClasses;
@@ -44,6 +45,37 @@ class ArchitectureTest {
         .should().dependOnClassesThat().resideInAnyPackage(
             "dev.spanprof.ingest..", "dev.spanprof.metrics..", "dev.spanprof.config..",
             "dev.spanprof.management..")
+        .check(MAIN_CLASSES);
+  }
+
+  /**
+   * The packages follow the data: ingest → assembly → analysis → (metrics, export, api). The core
+   * (span model, assembly, analysis, the spool, the OTLP JSON codec) is reached by every layer
+   * and reaches none; configuration is read by the adapters; ingest is read only by what reports
+   * on it or wires it; the analysis stage's consumers (export, api) by metrics and the wiring.
+   */
+  @Test
+  void packages_followTheDataFlow() {
+    layeredArchitecture().consideringOnlyDependenciesInLayers()
+        .layer("Core").definedBy("dev.spanprof.analysis..", "dev.spanprof.assembly..",
+            "dev.spanprof.spool..", "dev.spanprof.otlp..")
+        .layer("Config").definedBy("dev.spanprof.config..")
+        .layer("Ingest").definedBy("dev.spanprof.ingest..")
+        .layer("Profile").definedBy("dev.spanprof.profile..")
+        .layer("Export").definedBy("dev.spanprof.export..")
+        .layer("Api").definedBy("dev.spanprof.api..")
+        .layer("Metrics").definedBy("dev.spanprof.metrics..")
+        .layer("Management").definedBy("dev.spanprof.management..")
+        .layer("Wiring").definedBy("dev.spanprof.wiring..")
+        .whereLayer("Wiring").mayNotBeAccessedByAnyLayer()
+        .whereLayer("Management").mayOnlyBeAccessedByLayers("Wiring")
+        .whereLayer("Metrics").mayOnlyBeAccessedByLayers("Management", "Wiring")
+        .whereLayer("Api").mayOnlyBeAccessedByLayers("Wiring")
+        .whereLayer("Export").mayOnlyBeAccessedByLayers("Metrics", "Wiring")
+        .whereLayer("Profile").mayOnlyBeAccessedByLayers("Export", "Api", "Metrics", "Wiring")
+        .whereLayer("Ingest").mayOnlyBeAccessedByLayers("Management", "Metrics", "Wiring")
+        .whereLayer("Config").mayOnlyBeAccessedByLayers("Ingest", "Profile", "Export", "Api",
+            "Metrics", "Management", "Wiring")
         .check(MAIN_CLASSES);
   }
 

@@ -4,6 +4,7 @@ import dev.spanprof.analysis.SpanMapping;
 import dev.spanprof.analysis.SpanRecord;
 import dev.spanprof.analysis.SpanStore;
 import dev.spanprof.config.IngestConfiguration;
+import dev.spanprof.otlp.InvalidOtlpException;
 import io.opentelemetry.proto.collector.trace.v1.ExportTraceServiceRequest;
 import java.util.List;
 import java.util.function.Function;

@@ -6,6 +6,7 @@ import dev.spanprof.analysis.SpanRecord;
 import dev.spanprof.analysis.SpanStore;
 import dev.spanprof.bench.Workload;
 import dev.spanprof.config.IngestConfiguration;
+import dev.spanprof.otlp.OtlpJson;
 import io.opentelemetry.proto.collector.trace.v1.ExportTraceServiceRequest;
 import io.opentelemetry.proto.common.v1.KeyValue;
 import io.opentelemetry.proto.trace.v1.ResourceSpans;

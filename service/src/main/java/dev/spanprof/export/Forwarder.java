@@ -7,7 +7,7 @@ import dev.spanprof.analysis.TraceProfile;
 import dev.spanprof.assembly.CompletedTrace;
 import dev.spanprof.config.ExportConfiguration;
 import dev.spanprof.config.ExportConfiguration.Mode;
-import dev.spanprof.ingest.AcceptedSpansConsumer;
+import dev.spanprof.assembly.AcceptedSpansConsumer;
 import dev.spanprof.profile.DistributionService;
 import dev.spanprof.profile.ProfileConsumer;
 import dev.spanprof.spool.Spool;

@@ -4,7 +4,7 @@ import com.google.protobuf.InvalidProtocolBufferException;
 import com.google.protobuf.util.JsonFormat;
 import dev.spanprof.config.ExportConfiguration;
 import dev.spanprof.config.ExportConfiguration.Compression;
-import dev.spanprof.ingest.OtlpJson;
+import dev.spanprof.otlp.OtlpJson;
 import io.opentelemetry.proto.collector.trace.v1.ExportTraceServiceRequest;
 import io.opentelemetry.proto.collector.trace.v1.ExportTraceServiceResponse;
 import java.io.ByteArrayOutputStream;

@@ -4,6 +4,7 @@ import static java.nio.charset.StandardCharsets.UTF_8;
 
 import dev.spanprof.analysis.Attributes;
 import dev.spanprof.analysis.SpanRecord;
+import dev.spanprof.otlp.InvalidOtlpException;
 import io.opentelemetry.proto.common.v1.AnyValue;
 import io.opentelemetry.proto.common.v1.ArrayValue;
 import io.opentelemetry.proto.common.v1.KeyValue;

@@ -3,6 +3,8 @@ package dev.spanprof.ingest;
 import com.google.gson.Strictness;
 import com.google.gson.stream.JsonReader;
 import com.google.gson.stream.JsonToken;
+import dev.spanprof.otlp.InvalidOtlpException;
+import dev.spanprof.otlp.OtlpJson;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStreamReader;

@@ -1,5 +1,6 @@
 package dev.spanprof.ingest;
 
+import dev.spanprof.otlp.InvalidOtlpException;
 import io.opentelemetry.proto.collector.trace.v1.ExportTraceServiceRequest;
 import io.opentelemetry.proto.trace.v1.ResourceSpans;
 import io.opentelemetry.proto.trace.v1.ScopeSpans;

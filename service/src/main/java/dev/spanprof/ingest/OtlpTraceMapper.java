@@ -11,6 +11,7 @@ import dev.spanprof.analysis.SpanResource;
 import dev.spanprof.analysis.SpanScope;
 import dev.spanprof.analysis.SpanStatus;
 import dev.spanprof.analysis.SpanStore;
+import dev.spanprof.otlp.InvalidOtlpException;
 import io.opentelemetry.proto.collector.trace.v1.ExportTraceServiceRequest;
 import io.opentelemetry.proto.common.v1.InstrumentationScope;
 import io.opentelemetry.proto.trace.v1.ResourceSpans;

@@ -2,6 +2,7 @@ package dev.spanprof.ingest;
 
 import dev.spanprof.config.ExportConfiguration;
 import dev.spanprof.config.SpoolConfiguration;
+import dev.spanprof.otlp.InvalidOtlpException;
 import dev.spanprof.spool.Spool;
 import io.micronaut.context.annotation.Bean;
 import io.micronaut.context.annotation.Factory;

@@ -2,9 +2,11 @@ package dev.spanprof.ingest;
 
 import dev.spanprof.analysis.Slab;
 import dev.spanprof.analysis.SpanRecord;
+import dev.spanprof.assembly.AcceptedSpansConsumer;
 import dev.spanprof.assembly.NamedDaemonThreads;
 import dev.spanprof.assembly.OfferResult;
 import dev.spanprof.assembly.TraceAssembler;
+import dev.spanprof.otlp.InvalidOtlpException;
 import dev.spanprof.spool.Spool;
 import java.io.IOException;
 import java.util.List;

@@ -1,5 +1,7 @@
 package dev.spanprof.ingest;
 
+import dev.spanprof.otlp.InvalidOtlpException;
+
 /**
  * Reads the protobuf wire format in place, over a window of one byte array: tags, varints, fixed
  * 64-bit values and length-delimited fields, each of the last only located (offset and length),

@@ -11,6 +11,7 @@ import dev.spanprof.assembly.CompletedTrace;
 import dev.spanprof.assembly.ManualTimeSource;
 import dev.spanprof.assembly.TraceAssembler;
 import dev.spanprof.golden.GoldenCases;
+import dev.spanprof.otlp.OtlpJson;
 import dev.spanprof.testing.Meters;
 import dev.spanprof.testing.Otlp;
 import dev.spanprof.testing.Ports;

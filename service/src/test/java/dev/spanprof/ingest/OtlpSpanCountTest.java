@@ -10,6 +10,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.spanprof.analysis.SpanMapping;
 import dev.spanprof.analysis.SpanStore;
 import dev.spanprof.analysis.TraceId;
+import dev.spanprof.otlp.InvalidOtlpException;
 import dev.spanprof.testing.Otlp;
 import org.junit.jupiter.api.Test;
 

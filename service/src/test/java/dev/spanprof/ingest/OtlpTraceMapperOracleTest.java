@@ -13,6 +13,8 @@ import dev.spanprof.analysis.SpanMapping;
 import dev.spanprof.analysis.SpanRecord;
 import dev.spanprof.analysis.SpanStatus;
 import dev.spanprof.analysis.SpanStore;
+import dev.spanprof.otlp.InvalidOtlpException;
+import dev.spanprof.otlp.OtlpJson;
 import io.opentelemetry.proto.collector.trace.v1.ExportTraceServiceRequest;
 import io.opentelemetry.proto.common.v1.AnyValue;
 import io.opentelemetry.proto.common.v1.ArrayValue;

@@ -1,4 +1,4 @@
-package dev.spanprof.ingest;
+package dev.spanprof.assembly;
 
 import dev.spanprof.analysis.SpanRecord;
 import java.util.List;

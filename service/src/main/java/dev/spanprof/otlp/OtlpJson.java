@@ -1,4 +1,4 @@
-package dev.spanprof.ingest;
+package dev.spanprof.otlp;
 
 import com.google.gson.JsonArray;
 import com.google.gson.JsonElement;
@@ -49,7 +49,7 @@ public final class OtlpJson {
     }
   }
 
-  ExportTraceServiceRequest decode(byte[] body) throws InvalidOtlpException {
+  public ExportTraceServiceRequest decode(byte[] body) throws InvalidOtlpException {
     JsonElement root;
     try {
       root = JsonParser.parseString(new String(body, StandardCharsets.UTF_8));
