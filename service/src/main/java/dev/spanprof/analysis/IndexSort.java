@@ -120,36 +120,10 @@ final class IndexSort {
    * Puts each of {@code original[0, length)} at {@code from} plus the number of packed longs
    * below its own. The longs are distinct (each holds its position) and non-negative, so the
    * place is a sum of sign bits: no branch to mispredict, n² additions for n log n comparisons.
-   *
-   * <p>Four places are counted per pass over the longs: one count alone is a chain of
-   * additions, one per cycle, where four independent ones keep more of the core's adders busy
-   * (a sort of 20 in 77 ns rather than 89, {@code bench/turns.sh} on {@code AnalysisBenchmark}).
    */
   private static void placeByCount(long[] packed, int[] original, int length, int[] indices,
       int from) {
-    int position = 0;
-    for (; position + 4 <= length; position += 4) {
-      long first = packed[position];
-      long second = packed[position + 1];
-      long third = packed[position + 2];
-      long fourth = packed[position + 3];
-      long belowFirst = 0;
-      long belowSecond = 0;
-      long belowThird = 0;
-      long belowFourth = 0;
-      for (int other = 0; other < length; other++) {
-        long value = packed[other];
-        belowFirst += (value - first) >>> 63;
-        belowSecond += (value - second) >>> 63;
-        belowThird += (value - third) >>> 63;
-        belowFourth += (value - fourth) >>> 63;
-      }
-      indices[from + (int) belowFirst] = original[position];
-      indices[from + (int) belowSecond] = original[position + 1];
-      indices[from + (int) belowThird] = original[position + 2];
-      indices[from + (int) belowFourth] = original[position + 3];
-    }
-    for (; position < length; position++) {
+    for (int position = 0; position < length; position++) {
       long own = packed[position];
       long below = 0;
       for (int other = 0; other < length; other++) {
