@@ -375,7 +375,7 @@ public final class TraceAssembler {
       return trace == null || complete(trace, Completion.EVICTED);
     }
 
-    /** Hands on the fragments waiting at the span limit, oldest first, while the hand-off takes them. */
+    /** Hands on the fragments waiting at the span limit, oldest first, while it takes them. */
     private boolean handOnAtSpanLimit() {
       while (!atSpanLimit.isEmpty()) {
         if (!handOn(atSpanLimit.peekFirst(), Completion.SPAN_LIMIT)) {

@@ -24,10 +24,6 @@ final class ExportQueue {
   private boolean closed;
   private int inFlight;
 
-  ExportQueue(int capacity) {
-    this(capacity, ExportEntry::release, ExportEntry::release);
-  }
-
   ExportQueue(int capacity, Consumer<List<ExportEntry>> dropped,
       Consumer<List<ExportEntry>> cleared) {
     if (capacity < 1) {
@@ -43,21 +39,21 @@ final class ExportQueue {
    * {@code dropped} (which releases their bytes).
    */
   synchronized int offer(List<ExportEntry> added) {
-    List<ExportEntry> made = List.of();
+    List<ExportEntry> removed = List.of();
     for (ExportEntry entry : added) {
       if (entries.size() == capacity) {
-        if (made.isEmpty()) {
-          made = new ArrayList<>();
+        if (removed.isEmpty()) {
+          removed = new ArrayList<>();
         }
-        made.add(entries.removeFirst());
+        removed.add(entries.removeFirst());
       }
       entries.addLast(entry);
     }
     notifyAll();
-    if (!made.isEmpty()) {
-      dropped.accept(made);
+    if (!removed.isEmpty()) {
+      dropped.accept(removed);
     }
-    return made.size();
+    return removed.size();
   }
 
   /**

@@ -22,10 +22,10 @@ import java.util.concurrent.TimeUnit;
  * 12 % less per span than the cached pool's, and the event loop 11 % less, each against the next
  * hop's CPU in the same run; overloaded on one core, where the cached pool can run a request walk
  * for each of sixteen streams at once, spanprof took 50 to 63 % more spans
- * ({@code bench/cpu-split.sh}, {@code bench/overload.sh}). A fixed pool also bounds the threads, and what their caches hold, by
- * configuration. Its queue is not bounded: gRPC must not have a call's event refused. A call
- * waiting in it holds what its client has sent, within {@code spanprof.ingest.max-message-size},
- * as a call on a pooled thread did.
+ * ({@code bench/cpu-split.sh}, {@code bench/overload.sh}). A fixed pool also bounds the
+ * threads, and what their caches hold, by configuration. Its queue is not bounded: gRPC must not
+ * have a call's event refused. A call waiting in it holds what its client has sent, within
+ * {@code spanprof.ingest.max-message-size}, as a call on a pooled thread did.
  */
 @Singleton
 final class GrpcServerThreads implements BeanCreatedEventListener<ServerBuilder<?>> {

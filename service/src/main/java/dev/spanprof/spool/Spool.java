@@ -217,7 +217,7 @@ public final class Spool implements AutoCloseable {
     return !pending.isEmpty() && pending.firstKey() < record.number;
   }
 
-  /** The oldest record waiting to be loaded; waits up to {@code timeoutMillis} for one, else null. */
+  /** The oldest record waiting to be loaded, waiting up to {@code timeoutMillis}; else null. */
   public synchronized Record nextPending(long timeoutMillis) throws InterruptedException {
     if (pending.isEmpty() && timeoutMillis > 0) {
       wait(timeoutMillis);

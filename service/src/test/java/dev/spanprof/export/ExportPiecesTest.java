@@ -35,7 +35,7 @@ class ExportPiecesTest {
 
   @Test
   void queue_full_dropsTheOldestAndSaysHowMany() throws Exception {
-    ExportQueue queue = new ExportQueue(3);
+    ExportQueue queue = new ExportQueue(3, ExportEntry::release, ExportEntry::release);
     List<ExportEntry> entries = entries(5);
 
     assertThat(queue.offer(entries)).isEqualTo(2);
@@ -49,7 +49,7 @@ class ExportPiecesTest {
 
   @Test
   void queue_hasRoomFor_countsWaitingAndStillToComeButNotInFlight() throws Exception {
-    ExportQueue queue = new ExportQueue(10);
+    ExportQueue queue = new ExportQueue(10, ExportEntry::release, ExportEntry::release);
     assertThat(queue.hasRoomFor(0, 10)).as("nothing anywhere: a trace as large as the queue")
         .isTrue();
     assertThat(queue.hasRoomFor(0, 11)).as("larger than the queue: never").isFalse();
