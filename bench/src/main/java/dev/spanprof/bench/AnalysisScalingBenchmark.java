@@ -1,26 +1,47 @@
-package dev.spanprof.analysis;
+package dev.spanprof.bench;
 
-import static org.assertj.core.api.Assertions.assertThat;
-
+import dev.spanprof.analysis.Attributes;
+import dev.spanprof.analysis.SpanMapping;
+import dev.spanprof.analysis.SpanRecord;
+import dev.spanprof.analysis.SpanResource;
+import dev.spanprof.analysis.SpanScope;
+import dev.spanprof.analysis.StateRule;
+import dev.spanprof.analysis.StateTable;
+import dev.spanprof.analysis.TraceAnalyzer;
+import dev.spanprof.analysis.TraceId;
+import dev.spanprof.analysis.TraceProfile;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
+import java.util.concurrent.TimeUnit;
 import java.util.function.IntFunction;
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.EnumSource;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
 
 /**
- * The analysis does O(n log n) work (plus the nesting depth on one resource per span) on large
- * traces of three shapes, shown by counting its elementary steps, not by timing: growing a
- * trace tenfold, from 10 000 to 100 000 spans, grows the work by less than 10 × log(100 000) /
- * log(10 000) × 1.2 — a quadratic step would grow it a hundredfold.
+ * How the per-trace analysis grows with the trace, on three shapes that stress its sweeps: at
+ * O(n log n), ten times the spans cost about 12 times the time; a quadratic step would cost a
+ * hundred times. Reported per trace.
  */
-class TraceAnalyzerWorkTest {
+@State(Scope.Thread)
+@BenchmarkMode(Mode.AverageTime)
+@OutputTimeUnit(TimeUnit.MICROSECONDS)
+public class AnalysisScalingBenchmark {
 
+  private static final TraceId TRACE = new TraceId(1, 2);
   private static final SpanResource SERVICE = new SpanResource("svc",
       Attributes.wrap(new String[] {"service.name"}, new Object[] {"svc"}), "", new byte[0]);
+  private static final SpanScope SCOPE =
+      new SpanScope("bench", "", Attributes.empty(), "", new byte[0]);
 
-  enum Shape {
+  /** The shapes of trace. */
+  public enum Shape {
     /** A root fanning out to sequential calls on 100 threads. */
     FAN_OUT_ON_THREADS(n -> {
       List<SpanRecord> spans = new ArrayList<>();
@@ -54,34 +75,40 @@ class TraceAnalyzerWorkTest {
       return spans;
     });
 
-    final IntFunction<List<SpanRecord>> build;
+    private final IntFunction<List<SpanRecord>> build;
 
     Shape(IntFunction<List<SpanRecord>> build) {
       this.build = build;
     }
   }
 
-  @ParameterizedTest
-  @EnumSource(Shape.class)
-  void analyze_tenTimesTheSpans_aboutTenTimesTheWork(Shape shape) {
-    TraceAnalyzer analyzer = new TraceAnalyzer(new SpanMapping(
-        List.of("service.name", "thread.id"), List.of("service.name"), StateRule.defaults(),
-        "running", StateTable.of(StateTable.defaults())));
+  @Param
+  public Shape shape;
 
-    long small = analyzer.countWork(TraceBuilder.TRACE, shape.build.apply(10_000));
-    long large = analyzer.countWork(TraceBuilder.TRACE, shape.build.apply(100_000));
+  @Param({"10000", "100000"})
+  public int spansPerTrace;
 
-    double nLogNGrowth = 10 * Math.log(100_000) / Math.log(10_000);
-    assertThat((double) large / small).as("work %d -> %d", small, large)
-        .isLessThan(nLogNGrowth * 1.2);
-    assertThat(large).isLessThan(100L * 100_000 * 17);
+  private List<SpanRecord> spans;
+  private TraceAnalyzer analyzer;
+
+  @Setup
+  public void setUp() {
+    spans = shape.build.apply(spansPerTrace);
+    analyzer = new TraceAnalyzer(new SpanMapping(List.of("service.name", "thread.id"),
+        List.of("service.name"), StateRule.defaults(), "running",
+        StateTable.of(StateTable.defaults())));
+  }
+
+  @Benchmark
+  public TraceProfile analyze() {
+    return analyzer.analyze(TRACE, spans);
   }
 
   private static SpanRecord span(long id, long parent, String thread, long start, long end) {
     Attributes attributes = thread == null ? Attributes.empty()
         : Attributes.wrap(new String[] {"thread.id"}, new Object[] {thread});
     return SpanRecord.builder()
-        .setTraceId(TraceBuilder.TRACE.high(), TraceBuilder.TRACE.low())
+        .setTraceId(TRACE.high(), TRACE.low())
         .setSpanId(id)
         .setParentSpanId(parent)
         .setName("op" + (id % 7))
@@ -89,7 +116,7 @@ class TraceAnalyzerWorkTest {
         .setEndNanos(end)
         .setAttributes(attributes)
         .setResource(SERVICE)
-        .setScope(TestSpans.SCOPE)
+        .setScope(SCOPE)
         .build();
   }
 }
