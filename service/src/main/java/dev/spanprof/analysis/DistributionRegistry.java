@@ -176,6 +176,11 @@ public final class DistributionRegistry {
     return new SeriesKey(kind, List.of(OVERFLOW_LABEL), List.of("true"));
   }
 
+  /** Whether {@code distribution} is {@code kind}'s overflow series. */
+  public boolean isOverflow(Kind kind, Distribution distribution) {
+    return series.get(overflowKey(kind)) == distribution;
+  }
+
   /** Samples recorded into {@code kind}'s overflow series because the series limit was reached. */
   public long overflowSamples(Kind kind) {
     return overflowSamples.get(kind).get();

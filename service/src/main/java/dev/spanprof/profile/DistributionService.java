@@ -7,7 +7,6 @@ import dev.spanprof.analysis.DistributionRegistry.SeriesKey;
 import dev.spanprof.analysis.SpanKind;
 import dev.spanprof.analysis.SpanRecord;
 import dev.spanprof.analysis.SpanStatus;
-import dev.spanprof.analysis.StampedSlots;
 import dev.spanprof.analysis.TraceProfile;
 import dev.spanprof.analysis.TraceProfile.SpanProfile;
 import dev.spanprof.assembly.CompletedTrace;
@@ -50,20 +49,6 @@ public final class DistributionService implements ProfileConsumer {
       .map(kind -> "SPAN_KIND_" + kind.name()).toArray(String[]::new);
   private static final String[] STATUS_LABELS = Arrays.stream(SpanStatus.values())
       .map(status -> "STATUS_CODE_" + status.name()).toArray(String[]::new);
-  private static final int KINDS = SpanKind.values().length;
-  private static final int STATUSES = SpanStatus.values().length;
-  /**
-   * Up to this many operations, a trace's spans find their series through a table by operation,
-   * kind and status (a trace repeats them: 20 spans of one trace often have a handful of keys),
-   * so each key is looked up once per trace.
-   */
-  private static final int MAX_TRACE_TABLE_OPERATIONS = 32;
-  /** Each recording thread's table for {@link #traceSeries} (4.6 KB). */
-  private static final ThreadLocal<StampedSlots<SpanSeries>> TRACE_SERIES = ThreadLocal.withInitial(
-      () -> new StampedSlots<>(MAX_TRACE_TABLE_OPERATIONS * KINDS * STATUSES));
-  /** Each recording thread's key for looking a span's series up (see SpanSeriesKey). */
-  private static final ThreadLocal<SpanSeriesKey> PROBE = ThreadLocal.withInitial(SpanSeriesKey::new);
-
   private final DistributionRegistry registry;
   private final TimeSource time;
   private final Clock clock;
@@ -71,9 +56,17 @@ public final class DistributionService implements ProfileConsumer {
   private final List<String> durationLabels;
   private final List<String> operationLabels;
   private final Map<String, Long> expectedIntervalNanos = new HashMap<>();
-  /** Each span key's three series: one lookup per span instead of three (see spanSeries). */
-  private final ConcurrentHashMap<SpanSeriesKey, SpanSeries> spanSeries = new ConcurrentHashMap<>();
-  private final int maxSeries;
+  /**
+   * Without configured dimensions, each span key's three series by service, then span name, then
+   * kind and status: a span finds them in two lookups of its interned strings, with no key built,
+   * where the registry takes three keys built and looked up (40 bytes more per span,
+   * {@code PipelineBenchmark -prof gc}). Holds live series of their own only: retired ones go at
+   * each window advance, and a key served by an overflow series is not kept, so that each of its
+   * samples goes through the registry to be counted. Slots are written without a lock: threads
+   * that race find the registry's same series, and a record's final fields publish it whole.
+   */
+  private final ConcurrentHashMap<String, ConcurrentHashMap<String, SpanSeries[]>> knownSeries =
+      new ConcurrentHashMap<>();
   private final int significantDigits;
   private final Periodic advancer;
   /**
@@ -87,7 +80,6 @@ public final class DistributionService implements ProfileConsumer {
   DistributionService(HistogramConfiguration histograms, MetricsConfiguration metrics,
       TimeSource time, Clock clock) {
     this.significantDigits = histograms.getSignificantDigits();
-    this.maxSeries = metrics.getMaxSeries();
     try {
       this.registry = new DistributionRegistry(significantDigits,
           HistogramConfiguration.WINDOW_SLICES, bucketNanos(histograms), metrics.getMaxSeries(),
@@ -108,6 +100,7 @@ public final class DistributionService implements ProfileConsumer {
     this.advancer = Periodic.start("spanprof-distributions",
         histograms.getWindow().dividedBy(HistogramConfiguration.WINDOW_SLICES), () -> {
           registry.advance(time.nanoTime());
+          forgetRetiredSeries();
           syncEpochOffset();
         });
   }
@@ -126,65 +119,22 @@ public final class DistributionService implements ProfileConsumer {
   public void accept(CompletedTrace trace, TraceProfile profile, long nowNanos) {
     long epochMillis = (nowNanos + epochOffsetNanos) / 1_000_000;
     List<SpanRecord> spans = trace.spans();
-    StampedSlots<SpanSeries> traceSeries = traceSeries(profile.distinctOperations().size());
-    SpanSeries rootSeries = null;
     for (int i = 0; i < spans.size(); i++) {
       SpanRecord span = spans.get(i);
       SpanProfile result = profile.spans().get(i);
-      SpanSeries series;
-      if (traceSeries == null) {
-        series = spanSeries(span, nowNanos);
-      } else {
-        int slot = (result.operation() * KINDS + span.kind().ordinal()) * STATUSES
-            + span.status().ordinal();
-        series = traceSeries.get(slot);
-        if (series == null) {
-          series = spanSeries(span, nowNanos);
-          if (series.remembered()) {
-            traceSeries.set(slot, series);
-          }
-        }
-      }
+      SpanSeries series = spanSeries(span, nowNanos);
       Distribution.recordEach(series.duration(), span.durationNanos(), series.selfTime(),
           result.selfTimeNs(), series.criticalPath(), result.criticalPathNs(), trace.traceId(),
           span.spanId(), nowNanos, epochMillis);
-      if (i == profile.primaryRoot()) {
-        rootSeries = series;
-      }
     }
-    if (rootSeries != null) {
+    if (profile.primaryRoot() >= 0) {
       SpanRecord root = spans.get(profile.primaryRoot());
-      RootSeries series = rootSeries(rootSeries, root, nowNanos);
-      series.ttx().record(profile.ttxNs(), trace.traceId(), root.spanId(), nowNanos, epochMillis);
-      series.ttc().record(profile.ttcNs(), trace.traceId(), root.spanId(), nowNanos, epochMillis);
+      registry.series(operationKey(Kind.TRACE_TTX, root, List.of()), 0, nowNanos)
+          .record(profile.ttxNs(), trace.traceId(), root.spanId(), nowNanos, epochMillis);
+      registry.series(operationKey(Kind.TRACE_TTC, root, List.of()), 0, nowNanos)
+          .record(profile.ttcNs(), trace.traceId(), root.spanId(), nowNanos, epochMillis);
     }
   }
-
-  /**
-   * The TTX and TTC series of a trace whose primary root has {@code spanSeries}, remembered
-   * there when they are their key's own: a trace then reaches them through its root's series,
-   * already in hand, rather than building two keys and looking each up in the registry
-   * ({@code PipelineBenchmark}).
-   */
-  private RootSeries rootSeries(SpanSeries spanSeries, SpanRecord root, long now) {
-    RootSeries known = spanSeries.rootSeries;
-    if (known != null && !known.ttx().retired() && !known.ttc().retired()) {
-      return known;
-    }
-    SeriesKey ttxKey = operationKey(Kind.TRACE_TTX, root, List.of());
-    SeriesKey ttcKey = operationKey(Kind.TRACE_TTC, root, List.of());
-    RootSeries found = new RootSeries(registry.series(ttxKey, 0, now),
-        registry.series(ttcKey, 0, now));
-    // As for the span's own series: an overflow series is looked up every time, to be counted.
-    if (spanSeries.remembered() && registry.get(ttxKey) == found.ttx()
-        && registry.get(ttcKey) == found.ttc()) {
-      spanSeries.rootSeries = found;
-    }
-    return found;
-  }
-
-  /** The trace series of one root operation. */
-  private record RootSeries(Distribution ttx, Distribution ttc) {}
 
   /** The registry, for export. */
   public DistributionRegistry registry() {
@@ -198,171 +148,81 @@ public final class DistributionService implements ProfileConsumer {
    * costs a lookup, not a flush.
    */
   public double durationPercentile(SpanRecord span, long durationNanos) {
-    SpanSeriesKey key = spanSeriesKey(span);
-    SpanSeries known = knownSeries(key);
+    SpanSeries known = knownSeries(span);
     Distribution series = known != null ? known.duration()
-        : registry.get(durationKey(span, key.dimensionValues()));
+        : registry.get(durationKey(span, dimensionValues(span)));
     return series == null ? 0 : series.percentileRank(durationNanos);
   }
 
-  /**
-   * What a span's series are keyed by. Looked up twice per span (recording, then the enricher's
-   * percentile), so a lookup fills its thread's probe rather than allocating a key; only a key
-   * that is remembered is copied. The span's strings are interned at ingest and cache their
-   * hashes, so hashing and comparing one is cheap next to the three series keys it stands for.
-   */
-  private static final class SpanSeriesKey {
-    private String service;
-    private String name;
-    private SpanKind kind;
-    private SpanStatus status;
-    private List<String> dimensionValues;
-    private int hash;
-
-    SpanSeriesKey fill(SpanRecord span, List<String> dimensionValues) {
-      this.service = span.serviceName();
-      this.name = span.name();
-      this.kind = span.kind();
-      this.status = span.status();
-      this.dimensionValues = dimensionValues;
-      this.hash = ((31 * service.hashCode() + name.hashCode()) * 31 + kind.ordinal()) * 31
-          + status.ordinal() + 31 * dimensionValues.hashCode();
-      return this;
-    }
-
-    SpanSeriesKey copy() {
-      SpanSeriesKey copy = new SpanSeriesKey();
-      copy.service = service;
-      copy.name = name;
-      copy.kind = kind;
-      copy.status = status;
-      copy.dimensionValues = dimensionValues;
-      copy.hash = hash;
-      return copy;
-    }
-
-    List<String> dimensionValues() {
-      return dimensionValues;
-    }
-
-    @Override
-    public boolean equals(Object other) {
-      return other instanceof SpanSeriesKey that
-          && hash == that.hash
-          && kind == that.kind
-          && status == that.status
-          && service.equals(that.service)
-          && name.equals(that.name)
-          && dimensionValues.equals(that.dimensionValues);
-    }
-
-    @Override
-    public int hashCode() {
-      return hash;
-    }
-  }
-
-  /**
-   * The thread's table of the current trace's span series by operation, kind and status, cleared;
-   * null when spans of one of those may still differ in their series (configured dimensions) or
-   * the trace has too many operations for the table.
-   */
-  private StampedSlots<SpanSeries> traceSeries(int operations) {
-    if (!dimensions.isEmpty() || operations > MAX_TRACE_TABLE_OPERATIONS) {
-      return null;
-    }
-    StampedSlots<SpanSeries> table = TRACE_SERIES.get();
-    table.clear();
-    return table;
-  }
-
   /** The three series a span records into. */
-  private static final class SpanSeries {
-    private final Distribution duration;
-    private final Distribution selfTime;
-    private final Distribution criticalPath;
-    /**
-     * Whether they are its key's own, kept in {@link #spanSeries}; not when one is an overflow
-     * series, whose every sample must go through the registry to be counted.
-     */
-    private final boolean remembered;
-    /**
-     * The trace series of traces whose primary root has this span's key, once one has been
-     * recorded (see {@link #rootSeries}). Written without a lock: threads that race both find
-     * the registry's same series, and a record's final fields publish it whole.
-     */
-    private RootSeries rootSeries;
-
-    SpanSeries(Distribution duration, Distribution selfTime, Distribution criticalPath,
-        boolean remembered) {
-      this.duration = duration;
-      this.selfTime = selfTime;
-      this.criticalPath = criticalPath;
-      this.remembered = remembered;
-    }
-
-    Distribution duration() {
-      return duration;
-    }
-
-    Distribution selfTime() {
-      return selfTime;
-    }
-
-    Distribution criticalPath() {
-      return criticalPath;
-    }
-
-    boolean remembered() {
-      return remembered;
-    }
+  private record SpanSeries(Distribution duration, Distribution selfTime,
+      Distribution criticalPath) {
 
     boolean live() {
       return !duration.retired() && !selfTime.retired() && !criticalPath.retired();
     }
   }
 
-  /** The thread's probe, filled for {@code span}: valid until the thread's next lookup. */
-  private SpanSeriesKey spanSeriesKey(SpanRecord span) {
-    return PROBE.get().fill(span, dimensionValues(span));
+  /** The place of a span's series among its operation's. */
+  private static int slot(SpanRecord span) {
+    return span.kind().ordinal() * STATUS_LABELS.length + span.status().ordinal();
   }
 
-  /** The series remembered for {@code key}, or null when none are or they were retired. */
-  private SpanSeries knownSeries(SpanSeriesKey key) {
-    SpanSeries known = spanSeries.get(key);
+  /** The series known for the span's key, or null when none are or they were retired. */
+  private SpanSeries knownSeries(SpanRecord span) {
+    if (!dimensions.isEmpty()) {
+      return null;
+    }
+    Map<String, SpanSeries[]> byName = knownSeries.get(span.serviceName());
+    SpanSeries[] byKindAndStatus = byName == null ? null : byName.get(span.name());
+    SpanSeries known = byKindAndStatus == null ? null : byKindAndStatus[slot(span)];
     return known != null && known.live() ? known : null;
   }
 
-  /**
-   * The span's series, from {@link #spanSeries} when known there, else from the registry. Only
-   * series of their own are remembered: a key served by an overflow series goes to the registry
-   * every time, so that each of its samples is counted as overflowed and it gets a series of its
-   * own once there is room. The map is bounded like the registry, and emptied when full.
-   */
+  private void remember(SpanRecord span, SpanSeries series) {
+    knownSeries.computeIfAbsent(span.serviceName(), service -> new ConcurrentHashMap<>())
+        .computeIfAbsent(span.name(), name -> new SpanSeries[KIND_LABELS.length
+            * STATUS_LABELS.length])[slot(span)] = series;
+  }
+
+  /** Drops the known series that were retired, and the operations left with none. */
+  private void forgetRetiredSeries() {
+    knownSeries.values().removeIf(byName -> {
+      byName.values().removeIf(byKindAndStatus -> {
+        boolean anyLive = false;
+        for (int i = 0; i < byKindAndStatus.length; i++) {
+          if (byKindAndStatus[i] != null && !byKindAndStatus[i].live()) {
+            byKindAndStatus[i] = null;
+          }
+          anyLive |= byKindAndStatus[i] != null;
+        }
+        return !anyLive;
+      });
+      return byName.isEmpty();
+    });
+  }
+
+  /** The span's series: known, or else looked up in the registry and remembered. */
   private SpanSeries spanSeries(SpanRecord span, long now) {
-    SpanSeriesKey key = spanSeriesKey(span);
-    SpanSeries known = knownSeries(key);
+    SpanSeries known = knownSeries(span);
     if (known != null) {
       return known;
     }
-    SeriesKey durationKey = durationKey(span, key.dimensionValues());
-    SeriesKey selfTimeKey = operationKey(Kind.SELF_TIME, span, key.dimensionValues());
-    SeriesKey criticalPathKey = operationKey(Kind.CRITICAL_PATH, span, key.dimensionValues());
+    List<String> dimensionValues = dimensionValues(span);
     // Every span series of an operation takes its self-time series' lock, so that a span
     // records into its three under one lock (Distribution.recordEach). The self-time and
     // critical-path series are the operation's, its duration series one per kind and status.
-    Distribution selfTime = registry.series(selfTimeKey, 0, now);
-    Distribution criticalPath = registry.series(criticalPathKey, 0, now, selfTime);
-    Distribution duration = registry.series(durationKey, expectedIntervalNanos(span), now,
-        selfTime);
-    boolean own = registry.get(durationKey) == duration && registry.get(selfTimeKey) == selfTime
-        && registry.get(criticalPathKey) == criticalPath;
-    SpanSeries series = new SpanSeries(duration, selfTime, criticalPath, own);
-    if (own) {
-      if (spanSeries.size() >= maxSeries) {
-        spanSeries.clear();
-      }
-      spanSeries.put(key.copy(), series);
+    Distribution selfTime =
+        registry.series(operationKey(Kind.SELF_TIME, span, dimensionValues), 0, now);
+    Distribution criticalPath = registry.series(
+        operationKey(Kind.CRITICAL_PATH, span, dimensionValues), 0, now, selfTime);
+    Distribution duration = registry.series(durationKey(span, dimensionValues),
+        expectedIntervalNanos(span), now, selfTime);
+    SpanSeries series = new SpanSeries(duration, selfTime, criticalPath);
+    if (dimensions.isEmpty() && !registry.isOverflow(Kind.DURATION, duration)
+        && !registry.isOverflow(Kind.SELF_TIME, selfTime)
+        && !registry.isOverflow(Kind.CRITICAL_PATH, criticalPath)) {
+      remember(span, series);
     }
     return series;
   }

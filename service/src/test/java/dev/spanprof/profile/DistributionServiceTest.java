@@ -121,7 +121,7 @@ class DistributionServiceTest {
   }
 
   /**
-   * A root's trace series are remembered with its span series, and may expire on their own (its
+   * A root operation's trace series may expire on their own while its span series live on (its
    * spans keep recording as children of other roots): the next trace it is the root of records
    * into new registered trace series.
    */
@@ -225,7 +225,7 @@ class DistributionServiceTest {
   /**
    * One operation's spans of several kinds and statuses in one trace: each key's samples land in
    * its own series, and, when the series limit leaves them only overflow series, every sample is
-   * counted as overflowed (the trace's spans look a key's series up once when it is their own).
+   * counted as overflowed (a key's own series are remembered, an overflow series never is).
    */
   @Test
   void repeatedKeysInOneTrace_eachSampleInItsOwnSeriesOrCountedAsOverflowed() {
