@@ -87,5 +87,33 @@ class ArchitectureTest {
   @Test
   void packages_dependOnEachOtherWithoutCycles() {
     slices().matching("dev.spanprof.(*)..").should().beFreeOfCycles().check(MAIN_CLASSES);
+    slices().matching("dev.spanprof.analysis.(*)..").should().beFreeOfCycles()
+        .check(MAIN_CLASSES);
+  }
+
+  /**
+   * Inside the core, each package uses only those below it: the per-trace analysis and what
+   * spans across traces (pools, distributions, ranking) read the span model; the span model
+   * keeps its bytes in the store; the shared internals (sorts, heaps, reusable arrays) know
+   * nothing of spans.
+   */
+  @Test
+  void analysisPackages_areLayeredByRole() {
+    layeredArchitecture().consideringOnlyDependenciesInLayers()
+        .layer("Ranking").definedBy("dev.spanprof.analysis.ranking..")
+        .layer("Distribution").definedBy("dev.spanprof.analysis.distribution..")
+        .layer("Trace").definedBy("dev.spanprof.analysis.trace..")
+        .layer("Pool").definedBy("dev.spanprof.analysis.pool..")
+        .layer("Span").definedBy("dev.spanprof.analysis.span..")
+        .layer("Store").definedBy("dev.spanprof.analysis.store..")
+        .layer("Internal").definedBy("dev.spanprof.analysis.internal..")
+        .whereLayer("Ranking").mayNotBeAccessedByAnyLayer()
+        .whereLayer("Distribution").mayNotBeAccessedByAnyLayer()
+        .whereLayer("Trace").mayOnlyBeAccessedByLayers("Ranking")
+        .whereLayer("Pool").mayOnlyBeAccessedByLayers("Trace", "Ranking")
+        .whereLayer("Span").mayOnlyBeAccessedByLayers("Trace", "Pool", "Distribution", "Ranking")
+        .whereLayer("Store").mayOnlyBeAccessedByLayers("Span")
+        .whereLayer("Internal").mayOnlyBeAccessedByLayers("Trace", "Ranking")
+        .check(MAIN_CLASSES);
   }
 }

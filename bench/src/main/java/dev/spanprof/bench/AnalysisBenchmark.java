@@ -1,9 +1,9 @@
 package dev.spanprof.bench;
 
-import dev.spanprof.analysis.SpanMapping;
-import dev.spanprof.analysis.SpanRecord;
-import dev.spanprof.analysis.TraceAnalyzer;
-import dev.spanprof.analysis.TraceProfile;
+import dev.spanprof.analysis.span.SpanMapping;
+import dev.spanprof.analysis.span.SpanRecord;
+import dev.spanprof.analysis.trace.TraceAnalyzer;
+import dev.spanprof.analysis.trace.TraceProfile;
 import dev.spanprof.ingest.BenchSpans;
 import java.util.List;
 import java.util.concurrent.TimeUnit;

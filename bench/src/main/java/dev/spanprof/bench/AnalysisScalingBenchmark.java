@@ -1,15 +1,15 @@
 package dev.spanprof.bench;
 
-import dev.spanprof.analysis.Attributes;
-import dev.spanprof.analysis.SpanMapping;
-import dev.spanprof.analysis.SpanRecord;
-import dev.spanprof.analysis.SpanResource;
-import dev.spanprof.analysis.SpanScope;
-import dev.spanprof.analysis.StateRule;
-import dev.spanprof.analysis.StateTable;
-import dev.spanprof.analysis.TraceAnalyzer;
-import dev.spanprof.analysis.TraceId;
-import dev.spanprof.analysis.TraceProfile;
+import dev.spanprof.analysis.span.Attributes;
+import dev.spanprof.analysis.span.SpanMapping;
+import dev.spanprof.analysis.span.SpanRecord;
+import dev.spanprof.analysis.span.SpanResource;
+import dev.spanprof.analysis.span.SpanScope;
+import dev.spanprof.analysis.span.StateRule;
+import dev.spanprof.analysis.span.StateTable;
+import dev.spanprof.analysis.span.TraceId;
+import dev.spanprof.analysis.trace.TraceAnalyzer;
+import dev.spanprof.analysis.trace.TraceProfile;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;

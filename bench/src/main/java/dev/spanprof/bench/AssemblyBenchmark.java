@@ -1,6 +1,6 @@
 package dev.spanprof.bench;
 
-import dev.spanprof.analysis.SpanRecord;
+import dev.spanprof.analysis.span.SpanRecord;
 import dev.spanprof.assembly.AssemblyListener;
 import dev.spanprof.assembly.AssemblyPolicy;
 import dev.spanprof.assembly.OfferResult;

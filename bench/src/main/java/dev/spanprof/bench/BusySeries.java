@@ -1,10 +1,10 @@
 package dev.spanprof.bench;
 
-import dev.spanprof.analysis.Distribution;
-import dev.spanprof.analysis.DistributionRegistry;
-import dev.spanprof.analysis.DistributionRegistry.Kind;
-import dev.spanprof.analysis.DistributionRegistry.SeriesKey;
-import dev.spanprof.analysis.TraceId;
+import dev.spanprof.analysis.distribution.Distribution;
+import dev.spanprof.analysis.distribution.DistributionRegistry.Kind;
+import dev.spanprof.analysis.distribution.DistributionRegistry.SeriesKey;
+import dev.spanprof.analysis.distribution.DistributionRegistry;
+import dev.spanprof.analysis.span.TraceId;
 import java.util.List;
 import java.util.SplittableRandom;
 

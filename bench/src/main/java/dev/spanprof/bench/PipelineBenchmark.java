@@ -1,7 +1,7 @@
 package dev.spanprof.bench;
 
-import dev.spanprof.analysis.SpanMapping;
-import dev.spanprof.analysis.SpanRecord;
+import dev.spanprof.analysis.span.SpanMapping;
+import dev.spanprof.analysis.span.SpanRecord;
 import dev.spanprof.assembly.CompletedTrace;
 import dev.spanprof.assembly.Completion;
 import dev.spanprof.assembly.TraceSink;

@@ -1,13 +1,13 @@
 package dev.spanprof.bench;
 
-import dev.spanprof.analysis.Attributes;
-import dev.spanprof.analysis.CallRanking;
-import dev.spanprof.analysis.RankingSnapshot;
-import dev.spanprof.analysis.SpanMapping;
-import dev.spanprof.analysis.SpanRecord;
-import dev.spanprof.analysis.SpanResource;
-import dev.spanprof.analysis.SpanScope;
-import dev.spanprof.analysis.TraceAnalyzer;
+import dev.spanprof.analysis.ranking.CallRanking;
+import dev.spanprof.analysis.ranking.RankingSnapshot;
+import dev.spanprof.analysis.span.Attributes;
+import dev.spanprof.analysis.span.SpanMapping;
+import dev.spanprof.analysis.span.SpanRecord;
+import dev.spanprof.analysis.span.SpanResource;
+import dev.spanprof.analysis.span.SpanScope;
+import dev.spanprof.analysis.trace.TraceAnalyzer;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;

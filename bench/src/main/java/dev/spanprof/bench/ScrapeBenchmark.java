@@ -1,6 +1,6 @@
 package dev.spanprof.bench;
 
-import dev.spanprof.analysis.DistributionRegistry;
+import dev.spanprof.analysis.distribution.DistributionRegistry;
 import dev.spanprof.assembly.TimeSource;
 import dev.spanprof.config.HistogramConfiguration;
 import dev.spanprof.metrics.DistributionExport;

@@ -1,7 +1,7 @@
 package dev.spanprof.bench;
 
-import dev.spanprof.analysis.Distribution;
-import dev.spanprof.analysis.DistributionRegistry;
+import dev.spanprof.analysis.distribution.Distribution;
+import dev.spanprof.analysis.distribution.DistributionRegistry;
 import java.lang.management.ManagementFactory;
 import java.lang.management.MemoryMXBean;
 import java.time.Duration;

@@ -1,6 +1,6 @@
 package dev.spanprof.bench;
 
-import dev.spanprof.analysis.Distribution;
+import dev.spanprof.analysis.distribution.Distribution;
 import java.util.Random;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;

@@ -1,9 +1,8 @@
 package dev.spanprof.export;
 
-import dev.spanprof.analysis.Slab;
-import dev.spanprof.analysis.SpanRecord;
-import dev.spanprof.analysis.SpanStore;
-import dev.spanprof.analysis.TraceProfile;
+import dev.spanprof.analysis.span.SpanRecord;
+import dev.spanprof.analysis.store.SpanStore;
+import dev.spanprof.analysis.trace.TraceProfile;
 import dev.spanprof.assembly.AssemblyListener;
 import dev.spanprof.assembly.AssemblyPolicy;
 import dev.spanprof.assembly.CompletedTrace;
@@ -99,7 +98,7 @@ public class EndToEndBenchmark {
     for (CompletedTrace trace : completed) {
       analysis.accept(trace);
       entries.addAll(enricher.enrich(trace, lastProfile.profile));
-      Slab.release(trace.spans());
+      SpanRecord.releaseBytes(trace.spans());
     }
     completed.clear();
     try (OutputStream gzip = Compressors.stream(Compression.GZIP, GZIP_LEVEL, compressed)) {

@@ -1,11 +1,11 @@
 package dev.spanprof.export;
 
-import dev.spanprof.analysis.SpanMapping;
-import dev.spanprof.analysis.SpanRecord;
-import dev.spanprof.analysis.SpanStore;
-import dev.spanprof.analysis.TraceProfile;
-import dev.spanprof.analysis.TraceProfile.SpanProfile;
-import dev.spanprof.analysis.TraceAnalyzer;
+import dev.spanprof.analysis.span.SpanMapping;
+import dev.spanprof.analysis.span.SpanRecord;
+import dev.spanprof.analysis.store.SpanStore;
+import dev.spanprof.analysis.trace.TraceAnalyzer;
+import dev.spanprof.analysis.trace.TraceProfile.SpanProfile;
+import dev.spanprof.analysis.trace.TraceProfile;
 import dev.spanprof.assembly.CompletedTrace;
 import dev.spanprof.assembly.Completion;
 import dev.spanprof.bench.Workload;

@@ -1,9 +1,8 @@
 package dev.spanprof.ingest;
 
-import dev.spanprof.analysis.Slab;
-import dev.spanprof.analysis.SpanMapping;
-import dev.spanprof.analysis.SpanRecord;
-import dev.spanprof.analysis.SpanStore;
+import dev.spanprof.analysis.span.SpanMapping;
+import dev.spanprof.analysis.span.SpanRecord;
+import dev.spanprof.analysis.store.SpanStore;
 import dev.spanprof.bench.Workload;
 import dev.spanprof.config.IngestConfiguration;
 import dev.spanprof.otlp.OtlpJson;
@@ -104,7 +103,7 @@ public class DecodeBenchmark {
   /** What the service does once a request's spans are analysed and forwarded: slabs reused. */
   private static void done(MappedRequest mapped) {
     mapped.writer().close();
-    Slab.release(mapped.spans());
+    SpanRecord.releaseBytes(mapped.spans());
   }
 
   /** What refusing a request costs while the buffer is full: its spans counted, not decoded. */

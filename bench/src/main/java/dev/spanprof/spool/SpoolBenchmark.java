@@ -1,6 +1,6 @@
 package dev.spanprof.spool;
 
-import dev.spanprof.analysis.SpanRecord;
+import dev.spanprof.analysis.span.SpanRecord;
 import dev.spanprof.bench.Workload;
 import dev.spanprof.ingest.BenchSpans;
 import io.opentelemetry.proto.collector.trace.v1.ExportTraceServiceRequest;

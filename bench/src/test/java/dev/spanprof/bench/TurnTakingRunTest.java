@@ -8,7 +8,6 @@ import dev.spanprof.bench.TurnTakingRun.Comparison;
 import dev.spanprof.bench.TurnTakingRun.Subject;
 import dev.spanprof.bench.TurnTakingRun.Turns;
 import java.io.InputStream;
-import java.io.OutputStream;
 import java.io.PipedInputStream;
 import java.io.PipedOutputStream;
 import java.nio.file.Files;

@@ -1,7 +1,7 @@
 package dev.spanprof.api;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
-import dev.spanprof.analysis.DistributionRegistry.Kind;
+import dev.spanprof.analysis.distribution.DistributionRegistry.Kind;
 import dev.spanprof.api.TraceProfileController.ApiError;
 import dev.spanprof.config.HistogramConfiguration;
 import dev.spanprof.profile.DistributionService;

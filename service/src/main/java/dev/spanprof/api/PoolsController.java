@@ -1,7 +1,7 @@
 package dev.spanprof.api;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
-import dev.spanprof.analysis.PoolWindows.PoolWindow;
+import dev.spanprof.analysis.pool.PoolWindows.PoolWindow;
 import dev.spanprof.profile.PoolService;
 import io.micronaut.http.MediaType;
 import io.micronaut.http.annotation.Controller;

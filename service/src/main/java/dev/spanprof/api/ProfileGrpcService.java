@@ -1,11 +1,11 @@
 package dev.spanprof.api;
 
 import com.google.protobuf.ByteString;
-import dev.spanprof.analysis.DistributionRegistry.Kind;
-import dev.spanprof.analysis.Operation;
-import dev.spanprof.analysis.PoolWindows.PoolWindow;
-import dev.spanprof.analysis.RankingSnapshot;
-import dev.spanprof.analysis.TraceId;
+import dev.spanprof.analysis.distribution.DistributionRegistry.Kind;
+import dev.spanprof.analysis.pool.PoolWindows.PoolWindow;
+import dev.spanprof.analysis.ranking.RankingSnapshot;
+import dev.spanprof.analysis.span.Operation;
+import dev.spanprof.analysis.span.TraceId;
 import dev.spanprof.config.HistogramConfiguration;
 import dev.spanprof.profile.DistributionService;
 import dev.spanprof.profile.PoolService;

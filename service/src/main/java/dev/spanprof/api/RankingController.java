@@ -1,8 +1,8 @@
 package dev.spanprof.api;
 
-import dev.spanprof.analysis.DistributionRegistry.Kind;
-import dev.spanprof.analysis.Operation;
-import dev.spanprof.analysis.RankingSnapshot;
+import dev.spanprof.analysis.distribution.DistributionRegistry.Kind;
+import dev.spanprof.analysis.ranking.RankingSnapshot;
+import dev.spanprof.analysis.span.Operation;
 import dev.spanprof.api.RankingView.Edges;
 import dev.spanprof.api.RankingView.Neighbour;
 import dev.spanprof.api.RankingView.RankingRow;

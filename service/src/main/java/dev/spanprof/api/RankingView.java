@@ -1,9 +1,9 @@
 package dev.spanprof.api;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
-import dev.spanprof.analysis.Operation;
-import dev.spanprof.analysis.RankingSnapshot.EdgeRow;
-import dev.spanprof.analysis.RankingSnapshot.Row;
+import dev.spanprof.analysis.ranking.RankingSnapshot.EdgeRow;
+import dev.spanprof.analysis.ranking.RankingSnapshot.Row;
+import dev.spanprof.analysis.span.Operation;
 import io.micronaut.serde.annotation.Serdeable;
 import java.util.ArrayList;
 import java.util.List;

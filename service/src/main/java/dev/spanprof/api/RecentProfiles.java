@@ -1,7 +1,7 @@
 package dev.spanprof.api;
 
-import dev.spanprof.analysis.TraceId;
-import dev.spanprof.analysis.TraceProfile;
+import dev.spanprof.analysis.span.TraceId;
+import dev.spanprof.analysis.trace.TraceProfile;
 import dev.spanprof.assembly.CompletedTrace;
 import dev.spanprof.config.QueryConfiguration;
 import dev.spanprof.profile.ProfileConsumer;

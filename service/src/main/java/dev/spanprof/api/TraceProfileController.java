@@ -1,6 +1,6 @@
 package dev.spanprof.api;
 
-import dev.spanprof.analysis.TraceId;
+import dev.spanprof.analysis.span.TraceId;
 import io.micronaut.http.HttpResponse;
 import io.micronaut.http.HttpStatus;
 import io.micronaut.http.MediaType;

@@ -1,8 +1,8 @@
 package dev.spanprof.api;
 
-import dev.spanprof.analysis.Ids;
-import dev.spanprof.analysis.TraceProfile;
 import com.fasterxml.jackson.annotation.JsonInclude;
+import dev.spanprof.analysis.span.Ids;
+import dev.spanprof.analysis.trace.TraceProfile;
 import io.micronaut.serde.annotation.Serdeable;
 import java.util.Comparator;
 import java.util.List;

@@ -1,6 +1,6 @@
 package dev.spanprof.assembly;
 
-import dev.spanprof.analysis.Slab;
+import dev.spanprof.analysis.span.SpanRecord;
 import java.time.Duration;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.RejectedExecutionException;
@@ -122,7 +122,7 @@ public final class TraceWorkers implements TraceHandoff {
     } catch (RuntimeException failure) {
       listener.onSinkFailure(trace, failure);
     } finally {
-      Slab.release(trace.spans());
+      SpanRecord.releaseBytes(trace.spans());
       queuedSpans.addAndGet(-trace.spanCount());
     }
   }

@@ -1,11 +1,11 @@
 package dev.spanprof.config;
 
-import dev.spanprof.analysis.SpanKind;
-import dev.spanprof.analysis.SpanMapping;
-import dev.spanprof.analysis.StateClass;
-import dev.spanprof.analysis.StateDefinition;
-import dev.spanprof.analysis.StateRule;
-import dev.spanprof.analysis.StateTable;
+import dev.spanprof.analysis.span.SpanKind;
+import dev.spanprof.analysis.span.SpanMapping;
+import dev.spanprof.analysis.span.StateClass;
+import dev.spanprof.analysis.span.StateDefinition;
+import dev.spanprof.analysis.span.StateRule;
+import dev.spanprof.analysis.span.StateTable;
 import io.micronaut.context.annotation.ConfigurationProperties;
 import java.util.ArrayList;
 import java.util.EnumSet;

@@ -1,9 +1,9 @@
 package dev.spanprof.export;
 
-import dev.spanprof.analysis.Slab;
-import dev.spanprof.analysis.SpanRecord;
-import dev.spanprof.analysis.SpanResource;
-import dev.spanprof.analysis.SpanScope;
+import dev.spanprof.analysis.span.SpanRecord;
+import dev.spanprof.analysis.span.SpanResource;
+import dev.spanprof.analysis.span.SpanScope;
+import dev.spanprof.analysis.store.Slab;
 import java.util.List;
 
 /**

@@ -1,13 +1,13 @@
 package dev.spanprof.export;
 
-import dev.spanprof.analysis.Slab;
-import dev.spanprof.analysis.SpanRecord;
-import dev.spanprof.analysis.SpanStore;
-import dev.spanprof.analysis.TraceProfile;
-import dev.spanprof.assembly.CompletedTrace;
-import dev.spanprof.config.ExportConfiguration;
-import dev.spanprof.config.ExportConfiguration.Mode;
+import dev.spanprof.analysis.span.SpanRecord;
+import dev.spanprof.analysis.store.Slab;
+import dev.spanprof.analysis.store.SpanStore;
+import dev.spanprof.analysis.trace.TraceProfile;
 import dev.spanprof.assembly.AcceptedSpansConsumer;
+import dev.spanprof.assembly.CompletedTrace;
+import dev.spanprof.config.ExportConfiguration.Mode;
+import dev.spanprof.config.ExportConfiguration;
 import dev.spanprof.profile.DistributionService;
 import dev.spanprof.profile.ProfileConsumer;
 import dev.spanprof.spool.Spool;

@@ -1,15 +1,15 @@
 package dev.spanprof.export;
 
-import static dev.spanprof.analysis.Attributes.SPANPROF_PREFIX;
+import static dev.spanprof.analysis.span.Attributes.SPANPROF_PREFIX;
 import static java.nio.charset.StandardCharsets.UTF_8;
 
 import com.google.protobuf.CodedOutputStream;
 import com.google.protobuf.WireFormat;
-import dev.spanprof.analysis.Slab;
-import dev.spanprof.analysis.SpanRecord;
-import dev.spanprof.analysis.SpanStore;
-import dev.spanprof.analysis.TraceProfile;
-import dev.spanprof.analysis.TraceProfile.SpanProfile;
+import dev.spanprof.analysis.span.SpanRecord;
+import dev.spanprof.analysis.store.Slab;
+import dev.spanprof.analysis.store.SpanStore;
+import dev.spanprof.analysis.trace.TraceProfile.SpanProfile;
+import dev.spanprof.analysis.trace.TraceProfile;
 import dev.spanprof.assembly.CompletedTrace;
 import dev.spanprof.assembly.Completion;
 import io.opentelemetry.proto.trace.v1.Span;

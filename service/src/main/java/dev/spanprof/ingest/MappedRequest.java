@@ -1,7 +1,7 @@
 package dev.spanprof.ingest;
 
-import dev.spanprof.analysis.SpanRecord;
-import dev.spanprof.analysis.SpanStore;
+import dev.spanprof.analysis.span.SpanRecord;
+import dev.spanprof.analysis.store.SpanStore;
 import java.util.List;
 
 /**

@@ -2,8 +2,8 @@ package dev.spanprof.ingest;
 
 import static java.nio.charset.StandardCharsets.UTF_8;
 
-import dev.spanprof.analysis.Attributes;
-import dev.spanprof.analysis.SpanRecord;
+import dev.spanprof.analysis.span.Attributes;
+import dev.spanprof.analysis.span.SpanRecord;
 import dev.spanprof.otlp.InvalidOtlpException;
 import io.opentelemetry.proto.common.v1.AnyValue;
 import io.opentelemetry.proto.common.v1.ArrayValue;

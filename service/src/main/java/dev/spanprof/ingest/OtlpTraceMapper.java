@@ -2,15 +2,14 @@ package dev.spanprof.ingest;
 
 import static java.nio.charset.StandardCharsets.UTF_8;
 
-import dev.spanprof.analysis.Attributes;
-import dev.spanprof.analysis.Slab;
-import dev.spanprof.analysis.SpanKind;
-import dev.spanprof.analysis.SpanMapping;
-import dev.spanprof.analysis.SpanRecord;
-import dev.spanprof.analysis.SpanResource;
-import dev.spanprof.analysis.SpanScope;
-import dev.spanprof.analysis.SpanStatus;
-import dev.spanprof.analysis.SpanStore;
+import dev.spanprof.analysis.span.Attributes;
+import dev.spanprof.analysis.span.SpanKind;
+import dev.spanprof.analysis.span.SpanMapping;
+import dev.spanprof.analysis.span.SpanRecord;
+import dev.spanprof.analysis.span.SpanResource;
+import dev.spanprof.analysis.span.SpanScope;
+import dev.spanprof.analysis.span.SpanStatus;
+import dev.spanprof.analysis.store.SpanStore;
 import dev.spanprof.otlp.InvalidOtlpException;
 import io.opentelemetry.proto.collector.trace.v1.ExportTraceServiceRequest;
 import io.opentelemetry.proto.common.v1.InstrumentationScope;
@@ -118,7 +117,7 @@ final class OtlpTraceMapper {
         }
       }
     } catch (InvalidOtlpException | RuntimeException e) {
-      Slab.release(walk.spans);
+      SpanRecord.releaseBytes(walk.spans);
       writer.close();
       throw e;
     }

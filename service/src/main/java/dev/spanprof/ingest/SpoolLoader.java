@@ -1,7 +1,6 @@
 package dev.spanprof.ingest;
 
-import dev.spanprof.analysis.Slab;
-import dev.spanprof.analysis.SpanRecord;
+import dev.spanprof.analysis.span.SpanRecord;
 import dev.spanprof.assembly.AcceptedSpansConsumer;
 import dev.spanprof.assembly.NamedDaemonThreads;
 import dev.spanprof.assembly.OfferResult;
@@ -63,9 +62,9 @@ final class SpoolLoader implements AutoCloseable {
     }
     if (spool.hasPendingBefore(record)) {
       spool.unload(record);
-      Slab.release(mapped.spans());
+      SpanRecord.releaseBytes(mapped.spans());
     } else if (!load(record, mapped.spans())) {
-      Slab.release(mapped.spans());
+      SpanRecord.releaseBytes(mapped.spans());
     }
     return true;
   }
@@ -100,7 +99,7 @@ final class SpoolLoader implements AutoCloseable {
         }
         try {
           if (!load(record, mapped.spans())) {
-            Slab.release(mapped.spans());
+            SpanRecord.releaseBytes(mapped.spans());
             LockSupport.parkNanos(this, RETRY_NANOS);
           }
         } finally {

@@ -1,8 +1,8 @@
 package dev.spanprof.ingest;
 
-import dev.spanprof.analysis.Slab;
-import dev.spanprof.analysis.SpanMapping;
-import dev.spanprof.analysis.SpanStore;
+import dev.spanprof.analysis.span.SpanMapping;
+import dev.spanprof.analysis.span.SpanRecord;
+import dev.spanprof.analysis.store.SpanStore;
 import dev.spanprof.assembly.AcceptedSpansConsumer;
 import dev.spanprof.assembly.TraceAssembler;
 import dev.spanprof.config.AssemblyConfiguration;
@@ -108,7 +108,7 @@ final class TraceIngest {
     try {
       IngestResult result = spool != null ? spool(decoded, transport) : buffer(mapped, transport);
       if (result.outcome() != Outcome.ACCEPTED) {
-        Slab.release(mapped.spans()); // nobody took them: their bytes' holds go back now
+        SpanRecord.releaseBytes(mapped.spans()); // nobody took them: their bytes' holds go back now
       }
       return result;
     } finally {

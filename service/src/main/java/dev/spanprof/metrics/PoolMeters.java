@@ -1,6 +1,6 @@
 package dev.spanprof.metrics;
 
-import dev.spanprof.analysis.PoolWindows.PoolWindow;
+import dev.spanprof.analysis.pool.PoolWindows.PoolWindow;
 import dev.spanprof.profile.PoolListener;
 import dev.spanprof.profile.PoolService;
 import io.micrometer.core.instrument.Counter;

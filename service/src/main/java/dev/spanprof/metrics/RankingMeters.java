@@ -1,6 +1,6 @@
 package dev.spanprof.metrics;
 
-import dev.spanprof.analysis.RankingSnapshot;
+import dev.spanprof.analysis.ranking.RankingSnapshot;
 import dev.spanprof.config.RankingConfiguration;
 import dev.spanprof.profile.RankingListener;
 import io.micrometer.core.instrument.FunctionCounter;

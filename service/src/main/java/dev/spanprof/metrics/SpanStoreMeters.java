@@ -1,6 +1,6 @@
 package dev.spanprof.metrics;
 
-import dev.spanprof.analysis.SpanStore;
+import dev.spanprof.analysis.store.SpanStore;
 import dev.spanprof.config.IngestConfiguration;
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;

@@ -1,7 +1,7 @@
 package dev.spanprof.profile;
 
-import dev.spanprof.analysis.TraceAnalyzer;
-import dev.spanprof.analysis.TraceProfile;
+import dev.spanprof.analysis.trace.TraceAnalyzer;
+import dev.spanprof.analysis.trace.TraceProfile;
 import dev.spanprof.assembly.CompletedTrace;
 import dev.spanprof.assembly.TimeSource;
 import dev.spanprof.assembly.TraceSink;

@@ -1,14 +1,14 @@
 package dev.spanprof.profile;
 
-import dev.spanprof.analysis.Distribution;
-import dev.spanprof.analysis.DistributionRegistry;
-import dev.spanprof.analysis.DistributionRegistry.Kind;
-import dev.spanprof.analysis.DistributionRegistry.SeriesKey;
-import dev.spanprof.analysis.SpanKind;
-import dev.spanprof.analysis.SpanRecord;
-import dev.spanprof.analysis.SpanStatus;
-import dev.spanprof.analysis.TraceProfile;
-import dev.spanprof.analysis.TraceProfile.SpanProfile;
+import dev.spanprof.analysis.distribution.Distribution;
+import dev.spanprof.analysis.distribution.DistributionRegistry.Kind;
+import dev.spanprof.analysis.distribution.DistributionRegistry.SeriesKey;
+import dev.spanprof.analysis.distribution.DistributionRegistry;
+import dev.spanprof.analysis.span.SpanKind;
+import dev.spanprof.analysis.span.SpanRecord;
+import dev.spanprof.analysis.span.SpanStatus;
+import dev.spanprof.analysis.trace.TraceProfile.SpanProfile;
+import dev.spanprof.analysis.trace.TraceProfile;
 import dev.spanprof.assembly.CompletedTrace;
 import dev.spanprof.assembly.TimeSource;
 import dev.spanprof.config.HistogramConfiguration;

@@ -1,6 +1,6 @@
 package dev.spanprof.profile;
 
-import dev.spanprof.analysis.PoolWindows.PoolWindow;
+import dev.spanprof.analysis.pool.PoolWindows.PoolWindow;
 
 /** Told of every pool window that became final (the Prometheus meters listen). */
 public interface PoolListener {

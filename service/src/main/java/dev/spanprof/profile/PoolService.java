@@ -1,8 +1,8 @@
 package dev.spanprof.profile;
 
-import dev.spanprof.analysis.PoolWindows;
-import dev.spanprof.analysis.PoolWindows.PoolWindow;
-import dev.spanprof.analysis.TraceProfile;
+import dev.spanprof.analysis.pool.PoolWindows.PoolWindow;
+import dev.spanprof.analysis.pool.PoolWindows;
+import dev.spanprof.analysis.trace.TraceProfile;
 import dev.spanprof.assembly.CompletedTrace;
 import dev.spanprof.config.AssemblyConfiguration;
 import dev.spanprof.config.PoolsConfiguration;

@@ -1,6 +1,6 @@
 package dev.spanprof.profile;
 
-import dev.spanprof.analysis.TraceProfile;
+import dev.spanprof.analysis.trace.TraceProfile;
 import dev.spanprof.assembly.CompletedTrace;
 
 /**

@@ -1,6 +1,6 @@
 package dev.spanprof.profile;
 
-import dev.spanprof.analysis.RankingSnapshot;
+import dev.spanprof.analysis.ranking.RankingSnapshot;
 
 /** Told of every recomputed ranking (the Prometheus gauge listens). */
 public interface RankingListener {

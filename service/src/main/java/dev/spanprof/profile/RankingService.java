@@ -1,8 +1,8 @@
 package dev.spanprof.profile;
 
-import dev.spanprof.analysis.CallRanking;
-import dev.spanprof.analysis.RankingSnapshot;
-import dev.spanprof.analysis.TraceProfile;
+import dev.spanprof.analysis.ranking.CallRanking;
+import dev.spanprof.analysis.ranking.RankingSnapshot;
+import dev.spanprof.analysis.trace.TraceProfile;
 import dev.spanprof.assembly.CompletedTrace;
 import dev.spanprof.assembly.TimeSource;
 import dev.spanprof.config.RankingConfiguration;

@@ -1,8 +1,8 @@
 package dev.spanprof.wiring;
 
-import dev.spanprof.analysis.SpanMapping;
-import dev.spanprof.analysis.SpanStore;
-import dev.spanprof.analysis.TraceAnalyzer;
+import dev.spanprof.analysis.span.SpanMapping;
+import dev.spanprof.analysis.store.SpanStore;
+import dev.spanprof.analysis.trace.TraceAnalyzer;
 import dev.spanprof.assembly.AssemblyListener;
 import dev.spanprof.assembly.TimeSource;
 import dev.spanprof.assembly.TraceAssembler;

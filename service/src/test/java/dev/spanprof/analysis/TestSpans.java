@@ -1,5 +1,10 @@
 package dev.spanprof.analysis;
 
+import dev.spanprof.analysis.span.Attributes;
+import dev.spanprof.analysis.span.SpanRecord;
+import dev.spanprof.analysis.span.SpanResource;
+import dev.spanprof.analysis.span.SpanScope;
+
 /** Span records for tests, with only what a test cares about set. */
 public final class TestSpans {
 

@@ -4,9 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.google.gson.JsonObject;
 import com.google.gson.JsonParser;
-import dev.spanprof.analysis.Distribution;
-import dev.spanprof.analysis.SpanRecord;
-import dev.spanprof.analysis.TraceId;
+import dev.spanprof.analysis.distribution.Distribution;
+import dev.spanprof.analysis.span.SpanRecord;
+import dev.spanprof.analysis.span.TraceId;
 import dev.spanprof.golden.GoldenCases;
 import dev.spanprof.ingest.OtlpTestSpans;
 import dev.spanprof.profile.DistributionService;

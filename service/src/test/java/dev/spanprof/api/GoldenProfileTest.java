@@ -1,8 +1,8 @@
 package dev.spanprof.api;
 
-import dev.spanprof.analysis.SpanMapping;
-import dev.spanprof.analysis.SpanRecord;
-import dev.spanprof.analysis.TraceAnalyzer;
+import dev.spanprof.analysis.span.SpanMapping;
+import dev.spanprof.analysis.span.SpanRecord;
+import dev.spanprof.analysis.trace.TraceAnalyzer;
 import dev.spanprof.golden.GoldenCases;
 import dev.spanprof.golden.JsonMatch;
 import dev.spanprof.ingest.OtlpTestSpans;

@@ -6,7 +6,7 @@ import static org.assertj.core.api.Assertions.within;
 import com.google.gson.JsonArray;
 import com.google.gson.JsonObject;
 import com.google.gson.JsonParser;
-import dev.spanprof.analysis.TraceId;
+import dev.spanprof.analysis.span.TraceId;
 import dev.spanprof.profile.PoolService;
 import dev.spanprof.testing.ManualClock;
 import dev.spanprof.testing.Ports;

@@ -7,7 +7,7 @@ import static org.assertj.core.api.Assertions.within;
 import com.google.gson.JsonObject;
 import com.google.gson.JsonParser;
 import com.google.protobuf.ByteString;
-import dev.spanprof.analysis.TraceId;
+import dev.spanprof.analysis.span.TraceId;
 import dev.spanprof.golden.GoldenCases;
 import dev.spanprof.profile.PoolService;
 import dev.spanprof.profile.RankingService;

@@ -6,7 +6,7 @@ import com.google.gson.JsonArray;
 import com.google.gson.JsonObject;
 import com.google.gson.JsonParser;
 import com.google.protobuf.ByteString;
-import dev.spanprof.analysis.TraceId;
+import dev.spanprof.analysis.span.TraceId;
 import dev.spanprof.assembly.ManualTimeSource;
 import dev.spanprof.assembly.TraceAssembler;
 import dev.spanprof.profile.RankingService;

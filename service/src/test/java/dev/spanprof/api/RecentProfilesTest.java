@@ -2,10 +2,10 @@ package dev.spanprof.api;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.spanprof.analysis.StateClass;
-import dev.spanprof.analysis.TraceId;
-import dev.spanprof.analysis.TraceProfile;
-import dev.spanprof.analysis.TraceProfile.ChosenSegment;
+import dev.spanprof.analysis.pool.ChosenSegment;
+import dev.spanprof.analysis.span.StateClass;
+import dev.spanprof.analysis.span.TraceId;
+import dev.spanprof.analysis.trace.TraceProfile;
 import dev.spanprof.assembly.CompletedTrace;
 import dev.spanprof.assembly.Completion;
 import dev.spanprof.config.QueryConfiguration;

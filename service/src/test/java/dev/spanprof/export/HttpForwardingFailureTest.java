@@ -2,9 +2,9 @@ package dev.spanprof.export;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.spanprof.analysis.TraceId;
-import dev.spanprof.testing.HttpOtlpReceiver;
+import dev.spanprof.analysis.span.TraceId;
 import dev.spanprof.testing.HttpOtlpReceiver.Answer;
+import dev.spanprof.testing.HttpOtlpReceiver;
 import dev.spanprof.testing.ManualRetryClock;
 import dev.spanprof.testing.Meters;
 import dev.spanprof.testing.Otlp;

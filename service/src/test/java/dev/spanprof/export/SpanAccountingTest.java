@@ -3,7 +3,7 @@ package dev.spanprof.export;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.google.protobuf.ByteString;
-import dev.spanprof.analysis.TraceId;
+import dev.spanprof.analysis.span.TraceId;
 import dev.spanprof.assembly.TraceWorkers;
 import dev.spanprof.testing.Meters;
 import dev.spanprof.testing.Otlp;

@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 import com.google.rpc.Code;
 import com.google.rpc.RetryInfo;
-import dev.spanprof.analysis.TraceId;
+import dev.spanprof.analysis.span.TraceId;
 import dev.spanprof.assembly.TraceAssembler;
 import dev.spanprof.assembly.TraceWorkers;
 import dev.spanprof.testing.Meters;

@@ -2,8 +2,8 @@ package dev.spanprof.ingest;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.spanprof.analysis.SpanRecord;
-import dev.spanprof.analysis.TraceId;
+import dev.spanprof.analysis.span.SpanRecord;
+import dev.spanprof.analysis.span.TraceId;
 import dev.spanprof.assembly.CompletedTrace;
 import dev.spanprof.assembly.Completion;
 import dev.spanprof.assembly.ManualTimeSource;
@@ -116,7 +116,7 @@ class OtelSdkExportTest {
     for (CompletedTrace trace : completed) {
       assertThat(trace.completion()).isEqualTo(Completion.TIMEOUT);
       assertThat(trace.fragment()).isFalse();
-      assertThat(trace.spans()).extracting(span -> dev.spanprof.analysis.Ids.toHex(span.spanId()))
+      assertThat(trace.spans()).extracting(span -> dev.spanprof.analysis.span.Ids.toHex(span.spanId()))
           .containsExactlyInAnyOrderElementsOf(sent.get(trace.traceId()));
       assertThat(trace.spans()).extracting(SpanRecord::serviceName)
           .containsOnly("sdk-" + kind.name().toLowerCase());

@@ -6,7 +6,7 @@ import com.github.luben.zstd.Zstd;
 import com.google.protobuf.util.JsonFormat;
 import com.google.rpc.Code;
 import com.google.rpc.Status;
-import dev.spanprof.analysis.TraceId;
+import dev.spanprof.analysis.span.TraceId;
 import dev.spanprof.assembly.CompletedTrace;
 import dev.spanprof.assembly.ManualTimeSource;
 import dev.spanprof.assembly.TraceAssembler;

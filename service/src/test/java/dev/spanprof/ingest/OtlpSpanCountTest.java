@@ -7,9 +7,9 @@ import static dev.spanprof.testing.WireBytes.varintField;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.spanprof.analysis.SpanMapping;
-import dev.spanprof.analysis.SpanStore;
-import dev.spanprof.analysis.TraceId;
+import dev.spanprof.analysis.span.SpanMapping;
+import dev.spanprof.analysis.span.TraceId;
+import dev.spanprof.analysis.store.SpanStore;
 import dev.spanprof.otlp.InvalidOtlpException;
 import dev.spanprof.testing.Otlp;
 import org.junit.jupiter.api.Test;

@@ -1,8 +1,8 @@
 package dev.spanprof.ingest;
 
-import dev.spanprof.analysis.SpanMapping;
-import dev.spanprof.analysis.SpanRecord;
-import dev.spanprof.analysis.SpanStore;
+import dev.spanprof.analysis.span.SpanMapping;
+import dev.spanprof.analysis.span.SpanRecord;
+import dev.spanprof.analysis.store.SpanStore;
 import dev.spanprof.otlp.InvalidOtlpException;
 import dev.spanprof.otlp.OtlpJson;
 import io.opentelemetry.proto.collector.trace.v1.ExportTraceServiceRequest;

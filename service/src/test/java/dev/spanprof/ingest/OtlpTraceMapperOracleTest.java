@@ -6,13 +6,12 @@ import static org.assertj.core.api.Assertions.catchThrowable;
 
 import com.google.protobuf.ByteString;
 import com.google.protobuf.InvalidProtocolBufferException;
-import dev.spanprof.analysis.Attributes;
-import dev.spanprof.analysis.Slab;
-import dev.spanprof.analysis.SpanKind;
-import dev.spanprof.analysis.SpanMapping;
-import dev.spanprof.analysis.SpanRecord;
-import dev.spanprof.analysis.SpanStatus;
-import dev.spanprof.analysis.SpanStore;
+import dev.spanprof.analysis.span.Attributes;
+import dev.spanprof.analysis.span.SpanKind;
+import dev.spanprof.analysis.span.SpanMapping;
+import dev.spanprof.analysis.span.SpanRecord;
+import dev.spanprof.analysis.span.SpanStatus;
+import dev.spanprof.analysis.store.SpanStore;
 import dev.spanprof.otlp.InvalidOtlpException;
 import dev.spanprof.otlp.OtlpJson;
 import io.opentelemetry.proto.collector.trace.v1.ExportTraceServiceRequest;
@@ -64,7 +63,7 @@ class OtlpTraceMapperOracleTest {
         for (int i = 0; i < previousBytes.size(); i++) {
           assertThat(previous.spans().get(i).copyOfEncoded()).isEqualTo(previousBytes.get(i));
         }
-        Slab.release(previous.spans());
+        SpanRecord.releaseBytes(previous.spans());
       }
 
       List<SpanRecord> expected = new ArrayList<>();
@@ -135,7 +134,7 @@ class OtlpTraceMapperOracleTest {
           span.attributes(); // decoded now, from bytes only checked at ingest
         }
         walkedSpans[0] = request.spans().size() + request.rejectedSpans();
-        Slab.release(request.spans());
+        SpanRecord.releaseBytes(request.spans());
         request.writer().close();
       });
       // The count reads a part of what the walk reads: it refuses no body the walk maps, and

@@ -3,10 +3,10 @@ package dev.spanprof.ingest;
 import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.spanprof.analysis.SpanMapping;
-import dev.spanprof.analysis.SpanRecord;
-import dev.spanprof.analysis.SpanStore;
-import dev.spanprof.analysis.TraceId;
+import dev.spanprof.analysis.span.SpanMapping;
+import dev.spanprof.analysis.span.SpanRecord;
+import dev.spanprof.analysis.span.TraceId;
+import dev.spanprof.analysis.store.SpanStore;
 import dev.spanprof.assembly.AcceptedSpansConsumer;
 import dev.spanprof.assembly.AssemblyListener;
 import dev.spanprof.assembly.AssemblyPolicy;

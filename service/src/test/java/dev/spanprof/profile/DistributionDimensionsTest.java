@@ -2,9 +2,9 @@ package dev.spanprof.profile;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.spanprof.analysis.DistributionRegistry.Kind;
-import dev.spanprof.analysis.DistributionRegistry.SeriesKey;
-import dev.spanprof.analysis.TraceId;
+import dev.spanprof.analysis.distribution.DistributionRegistry.Kind;
+import dev.spanprof.analysis.distribution.DistributionRegistry.SeriesKey;
+import dev.spanprof.analysis.span.TraceId;
 import dev.spanprof.testing.TestTraffic;
 import io.micronaut.context.ApplicationContext;
 import io.micronaut.context.annotation.Property;

@@ -1,7 +1,7 @@
 package dev.spanprof.testing;
 
-import dev.spanprof.analysis.TraceId;
-import dev.spanprof.analysis.TraceProfile;
+import dev.spanprof.analysis.span.TraceId;
+import dev.spanprof.analysis.trace.TraceProfile;
 import dev.spanprof.assembly.CompletedTrace;
 import dev.spanprof.profile.ProfileConsumer;
 import io.micronaut.context.annotation.Requires;

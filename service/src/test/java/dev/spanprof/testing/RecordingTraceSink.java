@@ -1,6 +1,6 @@
 package dev.spanprof.testing;
 
-import dev.spanprof.analysis.TraceId;
+import dev.spanprof.analysis.span.TraceId;
 import dev.spanprof.assembly.CompletedTrace;
 import dev.spanprof.assembly.TraceSink;
 import io.micronaut.context.annotation.Replaces;

@@ -2,7 +2,7 @@ package dev.spanprof.testing;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.spanprof.analysis.TraceId;
+import dev.spanprof.analysis.span.TraceId;
 import dev.spanprof.assembly.ManualTimeSource;
 import dev.spanprof.assembly.TraceAssembler;
 import dev.spanprof.golden.GoldenCases;

@@ -1,0 +1,651 @@
+package dev.spanprof.analysis.distribution;
+
+import dev.spanprof.analysis.span.TraceId;
+import java.nio.ByteBuffer;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import org.HdrHistogram.AbstractHistogram;
+import org.HdrHistogram.Histogram;
+import org.HdrHistogram.HistogramIterationValue;
+import org.HdrHistogram.IntCountsHistogram;
+
+/**
+ * One distribution series (semantics.md §5): values in nanoseconds, recorded into HdrHistogram
+ * with a stated number of significant digits (2 digits: every reported value within 1 % of the
+ * recorded one), in two views — cumulative since start and a sliding window.
+ *
+ * <p><b>Why nanoseconds.</b> Span times are nanoseconds in OTLP and everywhere else in spanprof,
+ * so nothing is converted or truncated on the way in. HdrHistogram's cost depends on the
+ * relative precision, not the unit: an auto-resizing histogram covers 1 ns to hours (and beyond)
+ * at the same 1 %, and the sparse and encoded forms only store the buckets that hold values — a
+ * series seen a thousand times costs about 700 bytes, an idle one about 320, where a dense
+ * 3-digit histogram over 1 µs to 1 h costs about 270 KB.
+ *
+ * <p><b>Hot path.</b> {@link #record} writes into the current window slice, writers and readers
+ * of one series taking turns on its lock (there is no global lock; a reader holds it for one
+ * series' copies). A series' lock is its own monitor, or that of a series it was made to share
+ * it with, so that {@link #recordEach} takes one lock for a span's three series. No HdrHistogram
+ * {@code Recorder}: its two interval histograms per view were a fifth of a busy series' memory,
+ * and its packed multi-writer form stalls a flip forever in HdrHistogram 2.2.2 when two threads
+ * record into it (reproduced in isolation).
+ *
+ * <p>A slice counts its values by HdrHistogram's counts layout ({@link CountsIndex}): while
+ * young only at the indexes that hold a count ({@link SortedCounts}), and after {@link
+ * #DENSE_AFTER_VALUES} values in a plain array over its range (finding an index among many is a
+ * search). The next slice starts sparse again, so only series busy now pay for the dense form.
+ * The counts join a histogram when the slice completes or is read.
+ *
+ * <p><b>Window and memory.</b> {@link #advance} completes the current slice: it is added to the
+ * sum of all completed slices (the cumulative view is that sum and the current slice), and kept
+ * until it leaves the window (the window view is the window's completed slices and the current
+ * slice). Both the sum and the slices are kept in HdrHistogram's V2 encoding, about a fifth of
+ * the bytes of a packed histogram: a series holds one live set of counts, its current slice, and
+ * its views are added up when read. 10 000 busy series took 185 MB while the two sums were
+ * live packed histograms, and take 86 MB encoded, their current slices full (BENCHMARKS.md).
+ *
+ * <p><b>Coordinated omission.</b> With an expected interval, every value is also recorded with
+ * {@link AbstractHistogram#recordValueWithExpectedInterval}, which back-fills the samples a
+ * stalled measurement missed; both views are kept ({@code correction="raw|corrected"}).
+ */
+public final class Distribution {
+
+  /**
+   * How many values a window slice takes in sparse form before it moves to dense counts.
+   * Recording into sparse counts searches their indexes, and a new index moves the ones above
+   * it; dense counts take one array access, but cost about 9 KB over three decades of values.
+   * Only a slice this busy pays that, and only until it completes, so the dense slices alive at
+   * once are bounded by the values recorded per slice: at most 3 × 100k spans/s × 10 s / 2048,
+   * about 1 500 (14 MB), at 100k spans/s.
+   */
+  static final int DENSE_AFTER_VALUES = 2048;
+
+  private static final long NO_EXEMPLAR = Long.MIN_VALUE;
+
+  /** How long a bucket's exemplar is kept before a newer value replaces it. */
+  static final long EXEMPLAR_REFRESH_MILLIS = 1_000;
+
+  private final long expectedIntervalNanos;
+  /** Shared by the registry's series, and never changed: it stays in cache for all of them. */
+  private final long[] boundariesNanos;
+  /** Set once the registry has removed this series: a holder of it should look it up again. */
+  private volatile boolean retired;
+  /**
+   * The cumulative view's value at each of {@link #RANKS}, as of the last flush; empty before the
+   * first value.
+   */
+  private volatile long[] valuesAtRanks = new long[0];
+  /** Whether {@link #percentileRank} is answered; only duration series are asked. */
+  private final boolean ranked;
+
+  /** What the fields below are guarded by: this, or the lock of a series sharing it. */
+  private final Object lock;
+  private final Views raw;
+  private final Views corrected; // null when the series does not correct
+  /**
+   * When this series last recorded. Under the lock, not volatile: a volatile write is a full
+   * fence on x86, which each series a trace touched paid once per trace; its one reader, the
+   * registry's expiry check at a window advance, takes the lock.
+   */
+  private long lastRecordNanos;
+  private double sumNanos;
+  private boolean recordedSinceFlush;
+  /** Per export bucket (the last for +Inf), the sampled value, or null. */
+  private final Exemplar[] exemplars;
+  /**
+   * When each bucket's exemplar was sampled, {@link #NO_EXEMPLAR} for none: a record reads this
+   * one array to decide, not the exemplar object.
+   */
+  private final long[] exemplarMillis;
+
+  /**
+   * @param boundariesNanos the export's bucket upper bounds, ascending, handed over: not copied,
+   *     so the caller must not change them; one exemplar is kept per bucket (and one for +Inf)
+   * @param expectedIntervalNanos 0 for no coordinated-omission correction
+   */
+  public Distribution(int significantDigits, int slices, long[] boundariesNanos,
+      long expectedIntervalNanos, long nowNanos) {
+    this(significantDigits, slices, boundariesNanos, expectedIntervalNanos, nowNanos, true);
+  }
+
+  /**
+   * @param ranked whether the series keeps the table {@link #percentileRank} reads (2.2 KB); a
+   *     series nobody asks for ranks need not
+   */
+  public Distribution(int significantDigits, int slices, long[] boundariesNanos,
+      long expectedIntervalNanos, long nowNanos, boolean ranked) {
+    this(significantDigits, slices, boundariesNanos, expectedIntervalNanos, nowNanos, ranked,
+        null);
+  }
+
+  /**
+   * @param lockedWith a series whose lock this one takes too (see {@link #recordEach}), or null
+   *     for a lock of its own
+   */
+  public Distribution(int significantDigits, int slices, long[] boundariesNanos,
+      long expectedIntervalNanos, long nowNanos, boolean ranked, Distribution lockedWith) {
+    this.lock = lockedWith == null ? this : lockedWith.lock;
+    this.ranked = ranked;
+    this.boundariesNanos = boundariesNanos;
+    this.exemplars = new Exemplar[boundariesNanos.length + 1];
+    this.exemplarMillis = new long[boundariesNanos.length + 1];
+    Arrays.fill(exemplarMillis, NO_EXEMPLAR);
+    this.expectedIntervalNanos = expectedIntervalNanos;
+    this.raw = new Views(significantDigits, slices);
+    this.corrected = expectedIntervalNanos > 0 ? new Views(significantDigits, slices) : null;
+    this.lastRecordNanos = nowNanos;
+  }
+
+  /** A recent sample of one bucket, to link the metric to a trace. */
+  public record Exemplar(long valueNanos, TraceId traceId, long spanId, long epochMillis) {}
+
+  /**
+   * Records a value; waits only for another writer of this series, or of one sharing its lock.
+   * Negative values count as 0. The value becomes its bucket's exemplar when the bucket has none,
+   * or one at least {@link #EXEMPLAR_REFRESH_MILLIS} older.
+   */
+  public void record(long valueNanos, TraceId traceId, long spanId, long nowNanos, long epochMillis) {
+    synchronized (lock) {
+      recordHeld(valueNanos, traceId, spanId, nowNanos, epochMillis);
+    }
+  }
+
+  /**
+   * Records one value into each of three series, as {@link #record} does, under their lock taken
+   * once when they share it. A lock is a locked instruction, which waits for the memory reads
+   * before it: three would wait for each record's cold count in turn, where one lets the three
+   * reads overlap ({@code bench/turns.sh} on {@code PipelineBenchmark}). Series that do not
+   * share a lock are recorded one at a time.
+   */
+  public static void recordEach(Distribution first, long firstNanos, Distribution second,
+      long secondNanos, Distribution third, long thirdNanos, TraceId traceId, long spanId,
+      long nowNanos, long epochMillis) {
+    Object lock = first.lock;
+    if (second.lock != lock || third.lock != lock) {
+      first.record(firstNanos, traceId, spanId, nowNanos, epochMillis);
+      second.record(secondNanos, traceId, spanId, nowNanos, epochMillis);
+      third.record(thirdNanos, traceId, spanId, nowNanos, epochMillis);
+      return;
+    }
+    synchronized (lock) {
+      first.recordHeld(firstNanos, traceId, spanId, nowNanos, epochMillis);
+      second.recordHeld(secondNanos, traceId, spanId, nowNanos, epochMillis);
+      third.recordHeld(thirdNanos, traceId, spanId, nowNanos, epochMillis);
+    }
+  }
+
+  /** {@link #record}'s work under the lock, which the caller holds. */
+  private void recordHeld(long valueNanos, TraceId traceId, long spanId, long nowNanos,
+      long epochMillis) {
+    lastRecordNanos = nowNanos;
+    long value = Math.max(0, valueNanos);
+    raw.record(value, 0);
+    if (corrected != null) {
+      corrected.record(value, expectedIntervalNanos);
+    }
+    sumNanos += value;
+    recordedSinceFlush = true;
+    if (traceId != null) {
+      int bucket = bucketOf(value);
+      // Sampled, as Prometheus clients sample them: a scrape shows one exemplar per bucket, so
+      // a fresh one a second is plenty, and a busy series does not allocate one per value.
+      long sampledMillis = exemplarMillis[bucket];
+      if (sampledMillis == NO_EXEMPLAR
+          || epochMillis - sampledMillis >= EXEMPLAR_REFRESH_MILLIS) {
+        exemplars[bucket] = new Exemplar(value, traceId, spanId, epochMillis);
+        exemplarMillis[bucket] = epochMillis;
+      }
+    }
+  }
+
+  /**
+   * The export bucket of {@code valueNanos}: the first whose upper bound is not below it, the
+   * +Inf bucket past the last. A halving search whose step is a conditional move, as in {@link
+   * SortedCounts}: which way a step goes is as good as random, and {@link Arrays#binarySearch}
+   * mispredicted a branch at each step ({@code HistogramBenchmark.lookupAndRecord}).
+   */
+  private int bucketOf(long valueNanos) {
+    long[] bounds = boundariesNanos;
+    if (bounds.length == 0) {
+      return 0;
+    }
+    int base = 0;
+    for (int n = bounds.length; n > 1; ) {
+      int half = n >>> 1;
+      base = bounds[base + half - 1] < valueNanos ? base + half : base;
+      n -= half;
+    }
+    return bounds[base] < valueNanos ? base + 1 : base;
+  }
+
+  /** When this series last recorded, on the monotonic clock passed to {@link #record}. */
+  public long lastRecordNanos() {
+    synchronized (lock) {
+      return lastRecordNanos;
+    }
+  }
+
+  /** Whether the registry has removed this series (idle past its expiry). */
+  public boolean retired() {
+    return retired;
+  }
+
+  void retire() {
+    retired = true;
+  }
+
+  public boolean corrects() {
+    return corrected != null;
+  }
+
+  /** Brings {@link #percentileRank} up to date with everything recorded so far. */
+  public void flush() {
+    synchronized (lock) {
+      if (recordedSinceFlush && ranked) {
+        valuesAtRanks = valuesAtRanks(raw.cumulative());
+        recordedSinceFlush = false;
+      }
+    }
+  }
+
+  /**
+   * Completes the current window slice, dropping the oldest beyond the window, and brings {@link
+   * #percentileRank} up to date as {@link #flush} does.
+   */
+  public void advance() {
+    synchronized (lock) {
+      AbstractHistogram completedSum = raw.advance();
+      // The completed slices' sum is now the whole cumulative view: ranked as it is, before the
+      // corrected views' advance reuses the thread's histogram it is in.
+      if (recordedSinceFlush && ranked) {
+        valuesAtRanks = valuesAtRanks(completedSum != null ? completedSum : raw.cumulative());
+        recordedSinceFlush = false;
+      }
+      if (corrected != null) {
+        corrected.advance();
+      }
+    }
+  }
+
+  /** Copies of both views, with everything recorded so far, in histograms of their own. */
+  public Snapshot snapshot() {
+    return read(new Reader(raw.significantDigits));
+  }
+
+  /**
+   * Both views, with everything recorded so far, added up in {@code reader}'s histograms: valid
+   * until its next read. A scrape reads every series through one reader.
+   *
+   * @throws IllegalArgumentException when the reader was made for other significant digits
+   */
+  public Snapshot read(Reader reader) {
+    synchronized (lock) {
+      if (reader.significantDigits != raw.significantDigits) {
+        throw new IllegalArgumentException("a reader of " + reader.significantDigits
+            + " significant digits for a series of " + raw.significantDigits);
+      }
+      raw.addTo(reader.cumulative, reader.window);
+      if (corrected != null) {
+        corrected.addTo(reader.cumulativeCorrected, reader.windowCorrected);
+      }
+      return new Snapshot(reader.cumulative, reader.window,
+          corrected == null ? null : reader.cumulativeCorrected,
+          corrected == null ? null : reader.windowCorrected, sumNanos, exemplarList());
+    }
+  }
+
+  /**
+   * Where {@link #read} adds a series' views up: dense histograms, emptied at each read, for one
+   * thread at a time. Adding into packed histograms, as copies of the views once were, walks
+   * their index for every bucket and grows their storage bucket by bucket: 1 to 3.4 ms for one
+   * busy series, which a scrape paid per series ({@code ScrapeBenchmark}).
+   */
+  public static final class Reader {
+    private final int significantDigits;
+    private final Histogram cumulative;
+    private final Histogram window;
+    private final Histogram cumulativeCorrected;
+    private final Histogram windowCorrected;
+
+    /** @param significantDigits those of the series it reads (the registry's) */
+    public Reader(int significantDigits) {
+      this.significantDigits = significantDigits;
+      this.cumulative = new Histogram(significantDigits);
+      this.window = new Histogram(significantDigits);
+      this.cumulativeCorrected = new Histogram(significantDigits);
+      this.windowCorrected = new Histogram(significantDigits);
+    }
+  }
+
+  /**
+   * The ranks (percent) at which the rank table keeps the cumulative view's value: every 1 % up
+   * to 90, every 0.1 % up to 99, every 0.01 % up to 100. Denser toward the tail, where a span's
+   * rank says the most; 281 values whatever the series' spread (a table of every recorded
+   * bucket took up to 15 KB per busy series, a third of its memory).
+   */
+  static final double[] RANKS = ranks();
+
+  private static double[] ranks() {
+    double[] ranks = new double[91 + 90 + 100];
+    int i = 0;
+    for (int r = 0; r <= 90; r++) {
+      ranks[i++] = r;
+    }
+    for (int r = 1; r <= 90; r++) {
+      ranks[i++] = 90 + r / 10.0;
+    }
+    for (int r = 1; r <= 100; r++) {
+      ranks[i++] = 99 + r / 100.0;
+    }
+    return ranks;
+  }
+
+  /**
+   * The rank (0–100) of {@code valueNanos} in the cumulative view as of the last {@link #flush}
+   * (the window advances flush every slice): the highest of {@link #RANKS} at which the view's
+   * value is at or below it, so at most one grid step (1 %, 0.1 % past 90, 0.01 % past 99) under
+   * the exact share of values at or below it. A binary search: asked for every span forwarded,
+   * it costs about 56 ns in cache ({@code HistogramBenchmark.percentileRank}), well under 1 % of
+   * a span's way through spanprof. Always 0 for a series made without ranks.
+   */
+  public double percentileRank(long valueNanos) {
+    long[] values = valuesAtRanks;
+    if (values.length == 0) {
+      return 0;
+    }
+    int index = Arrays.binarySearch(values, valueNanos);
+    if (index < 0) {
+      index = -index - 2; // the last value below
+    } else {
+      while (index + 1 < values.length && values[index + 1] == valueNanos) {
+        index++; // the highest rank among equal values
+      }
+    }
+    return index < 0 ? 0 : RANKS[index];
+  }
+
+  /** The histogram's value at each of {@link #RANKS}, in one pass over its recorded buckets. */
+  private static long[] valuesAtRanks(AbstractHistogram histogram) {
+    long total = histogram.getTotalCount();
+    long[] values = new long[RANKS.length];
+    int next = 0;
+    for (HistogramIterationValue value : histogram.recordedValues()) {
+      long atOrBelow = value.getTotalCountToThisValue();
+      long top = histogram.highestEquivalentValue(value.getValueIteratedTo());
+      // The value at rank r: the first bucket holding at least r % of the values.
+      while (next < RANKS.length && atOrBelow >= Math.ceil(RANKS[next] / 100 * total)) {
+        values[next++] = top;
+      }
+    }
+    while (next < RANKS.length) {
+      values[next++] = histogram.highestEquivalentValue(histogram.getMaxValue());
+    }
+    return values;
+  }
+
+  /** About the bytes the counts of this series take now: its live arrays and its encodings. */
+  public long footprintBytes() {
+    synchronized (lock) {
+      return raw.footprintBytes() + (corrected == null ? 0 : corrected.footprintBytes());
+    }
+  }
+
+  private List<Exemplar> exemplarList() {
+    List<Exemplar> list = new ArrayList<>(exemplars.length);
+    for (Exemplar exemplar : exemplars) {
+      list.add(exemplar);
+    }
+    return list;
+  }
+
+  /**
+   * One set of views (raw, or corrected): the current slice, the sum of the completed ones and
+   * the window's completed slices, the last two encoded.
+   */
+  private static final class Views {
+    /** Each advancing thread's scratch space for encoding a slice or the sum. */
+    private static final ThreadLocal<ByteBuffer> ENCODING_BUFFER =
+        ThreadLocal.withInitial(() -> ByteBuffer.allocate(0));
+    /** The counts layout per number of significant digits (0 to 5), shared by every series. */
+    private static final CountsIndex[] COUNTS_INDEXES = {new CountsIndex(0), new CountsIndex(1),
+        new CountsIndex(2), new CountsIndex(3), new CountsIndex(4), new CountsIndex(5)};
+    private static final int[] NO_COUNTS = new int[0];
+    /**
+     * Each advancing thread's dense histogram per number of significant digits, cleared before
+     * each use: a completing slice is gathered there to be added to the sum and encoded.
+     */
+    private static final ThreadLocal<IntCountsHistogram[]> DENSE_SLICES =
+        ThreadLocal.withInitial(() -> new IntCountsHistogram[COUNTS_INDEXES.length]);
+    /**
+     * Each advancing thread's dense histogram per number of significant digits for the sum of
+     * completed slices, cleared before each use; long counts, since the sum grows for as long
+     * as the series lives.
+     */
+    private static final ThreadLocal<Histogram[]> DENSE_SUMS =
+        ThreadLocal.withInitial(() -> new Histogram[COUNTS_INDEXES.length]);
+
+    /**
+     * A slice without values, encoded, per number of significant digits: what an idle series'
+     * window keeps, one array for all of them (the encoding's readers only read it).
+     */
+    private static final byte[][] EMPTY_SLICES = new byte[COUNTS_INDEXES.length][];
+
+    static {
+      for (int digits = 0; digits < EMPTY_SLICES.length; digits++) {
+        EMPTY_SLICES[digits] = encode(new IntCountsHistogram(digits));
+      }
+    }
+
+    private final int slices;
+    private final int significantDigits;
+    private final CountsIndex countsIndex;
+    /**
+     * The young slice's counts by {@link #countsIndex}; emptied when they move to {@link #counts}
+     * and when the slice completes. Neither a packed histogram nor a packed array: a histogram's
+     * read looks up every index from its lowest value to its highest, and a packed array's walks
+     * its tree for each count (a scrape of busy series spent most of its time in either).
+     */
+    private final SortedCounts youngCounts = new SortedCounts();
+    /** How many values {@link #youngCounts} holds. */
+    private int youngValues;
+    /**
+     * The busy slice's counts by {@link #countsIndex}, grown to its highest value; null while the
+     * slice is young. A plain array, not a dense HdrHistogram: a record then reads this object
+     * and the count, not also the histogram's dozens of fields on lines of their own (the series
+     * are many, and a record finds few of their lines in the cache).
+     */
+    private int[] counts;
+    /**
+     * Every completed slice, added up, encoded; null before the first. With the current slice,
+     * the cumulative view. Encoded, not a live packed histogram: a fifth of the bytes, read only
+     * at a window advance and by a reader.
+     */
+    private byte[] completed;
+    /**
+     * The window's completed slices, oldest first, encoded. With the current slice, the window
+     * view: added up when read, rather than kept summed in a live histogram of their own.
+     */
+    private final ArrayDeque<byte[]> completedSlices = new ArrayDeque<>();
+
+    Views(int significantDigits, int slices) {
+      this.slices = slices;
+      this.significantDigits = significantDigits;
+      this.countsIndex = COUNTS_INDEXES[significantDigits];
+    }
+
+    void record(long value, long expectedIntervalNanos) {
+      count(countsIndex.of(value));
+      // The back-fill of AbstractHistogram.recordValueWithExpectedInterval.
+      for (long missing = value - expectedIntervalNanos;
+          expectedIntervalNanos > 0 && missing >= expectedIntervalNanos;
+          missing -= expectedIntervalNanos) {
+        count(countsIndex.of(missing));
+      }
+    }
+
+    private void count(int index) {
+      if (counts != null) {
+        count(index, 1);
+        return;
+      }
+      youngCounts.increment(index);
+      if (++youngValues >= DENSE_AFTER_VALUES) {
+        counts = NO_COUNTS;
+        for (int i = 0; i < youngCounts.size(); i++) {
+          count(youngCounts.indexAt(i), youngCounts.countAt(i));
+        }
+        youngCounts.clear();
+        youngValues = 0;
+      }
+    }
+
+    private void count(int index, long count) {
+      if (index >= counts.length) {
+        counts = Arrays.copyOf(counts, countsIndex.lengthFor(index));
+      }
+      long sum = counts[index] + count;
+      if (sum > Integer.MAX_VALUE) {
+        // An int count would wrap: fail as HdrHistogram's IntCountsHistogram does.
+        throw new IllegalStateException("would overflow integer count");
+      }
+      counts[index] = (int) sum;
+    }
+
+    /** Adds the current slice to {@code target}: its sparse counts and its dense ones. */
+    private void addCurrentTo(AbstractHistogram target) {
+      for (int i = 0; i < youngCounts.size(); i++) {
+        target.recordValueWithCount(
+            countsIndex.lowestValueAt(youngCounts.indexAt(i)), youngCounts.countAt(i));
+      }
+      if (counts != null) {
+        for (int index = 0; index < counts.length; index++) {
+          if (counts[index] != 0) {
+            target.recordValueWithCount(countsIndex.lowestValueAt(index), counts[index]);
+          }
+        }
+      }
+    }
+
+    /**
+     * Completes the current slice: adds it to the sum and keeps it encoded in the window.
+     *
+     * @return the sum of every completed slice, the thread's scratch histogram (valid until its
+     *     next advance); null when the slice was empty, which leaves the sum as it was
+     */
+    AbstractHistogram advance() {
+      AbstractHistogram sum = null;
+      if (youngValues == 0 && counts == null) {
+        completedSlices.addLast(EMPTY_SLICES[significantDigits]);
+      } else {
+        AbstractHistogram slice = gathered();
+        sum = emptySum();
+        if (completed != null) {
+          EncodedCounts.addTo(completed, countsIndex, sum);
+        }
+        sum.add(slice);
+        completed = encode(sum);
+        completedSlices.addLast(encode(slice));
+        youngCounts.clear();
+        youngValues = 0;
+        counts = null;
+      }
+      while (completedSlices.size() > slices - 1) {
+        completedSlices.removeFirst();
+      }
+      return sum;
+    }
+
+    /**
+     * The current slice, sparse and dense counts, gathered in the thread's dense histogram: adding
+     * and encoding read a histogram bucket by bucket.
+     */
+    private AbstractHistogram gathered() {
+      IntCountsHistogram[] dense = DENSE_SLICES.get();
+      if (dense[significantDigits] == null) {
+        dense[significantDigits] = new IntCountsHistogram(significantDigits);
+      }
+      // Cleared before, not after: a series whose advance failed half way leaves nothing in it.
+      dense[significantDigits].reset();
+      addCurrentTo(dense[significantDigits]);
+      return dense[significantDigits];
+    }
+
+    /** The thread's dense histogram for the sum of completed slices, emptied. */
+    private Histogram emptySum() {
+      Histogram[] sums = DENSE_SUMS.get();
+      if (sums[significantDigits] == null) {
+        sums[significantDigits] = new Histogram(significantDigits);
+      }
+      sums[significantDigits].reset();
+      return sums[significantDigits];
+    }
+
+    /** The cumulative view, in the thread's dense histogram for sums (valid until its next use). */
+    AbstractHistogram cumulative() {
+      Histogram cumulative = emptySum();
+      if (completed != null) {
+        EncodedCounts.addTo(completed, countsIndex, cumulative);
+      }
+      addCurrentTo(cumulative);
+      return cumulative;
+    }
+
+    /** Empties both, then adds the cumulative view to one and the window view to the other. */
+    void addTo(Histogram cumulative, Histogram window) {
+      cumulative.reset();
+      window.reset();
+      // The current slice gathered once, then copied dense to dense.
+      addCurrentTo(window);
+      cumulative.add(window);
+      if (completed != null) {
+        EncodedCounts.addTo(completed, countsIndex, cumulative);
+      }
+      for (byte[] slice : completedSlices) {
+        EncodedCounts.addTo(slice, countsIndex, window);
+      }
+    }
+
+    long footprintBytes() {
+      long bytes = youngCounts.footprintBytes()
+          + (counts == null ? 0 : 16 + 4L * counts.length)
+          + (completed == null ? 0 : completed.length);
+      for (byte[] slice : completedSlices) {
+        if (slice != EMPTY_SLICES[significantDigits]) {
+          bytes += slice.length;
+        }
+      }
+      return bytes;
+    }
+
+    /**
+     * {@code histogram} in HdrHistogram's V2 encoding, whose run-length counts are already
+     * compact (a packed histogram takes about five times the bytes); not the deflated form,
+     * whose encoder keeps a worst-case-sized buffer cached in the histogram.
+     */
+    private static byte[] encode(AbstractHistogram histogram) {
+      ByteBuffer buffer = ENCODING_BUFFER.get();
+      int needed = histogram.getNeededByteBufferCapacity();
+      if (buffer.capacity() < needed) {
+        buffer = ByteBuffer.allocate(needed);
+        ENCODING_BUFFER.set(buffer);
+      }
+      buffer.clear();
+      int length = histogram.encodeIntoByteBuffer(buffer);
+      return Arrays.copyOf(buffer.array(), length);
+    }
+  }
+
+  /**
+   * Both views at one moment; the corrected ones are null when the series does not correct.
+   *
+   * @param exemplars per export bucket (the last for +Inf), null where none was seen
+   */
+  public record Snapshot(
+      AbstractHistogram cumulative,
+      AbstractHistogram window,
+      AbstractHistogram cumulativeCorrected,
+      AbstractHistogram windowCorrected,
+      double sumNanos,
+      List<Exemplar> exemplars) {}
+}

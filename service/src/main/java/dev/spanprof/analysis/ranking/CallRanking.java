@@ -1,0 +1,423 @@
+package dev.spanprof.analysis.ranking;
+
+import dev.spanprof.analysis.internal.StampedSlots;
+import dev.spanprof.analysis.span.Operation;
+import dev.spanprof.analysis.span.SpanRecord;
+import dev.spanprof.analysis.trace.TraceProfile.SpanProfile;
+import dev.spanprof.analysis.trace.TraceProfile;
+import java.time.Duration;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * The call ranking of semantics.md §4 over a sliding window of analysed traces.
+ *
+ * <p>Every parent→child span pair adds a call transition parent→child and a return transition
+ * child→parent between their operations. The involvement of an operation is the stationary
+ * distribution π of P' = (1 − ε)·P + ε/N, P the row-normalised transition counts (rows with no
+ * transitions uniform). Beside it, per operation, the static figures (count, duration and self
+ * time mean/min/max/standard deviation, critical-path time) and per edge the conditional ones
+ * (count, mean and max duration of the callee under that caller).
+ *
+ * <p><b>Window.</b> Traces are added to the bucket of the time they were analysed; the window is
+ * {@value #BUCKETS} buckets, so data ages out a tenth of a window at a time.
+ *
+ * <p><b>Power iteration.</b> Call and return counts are equal, so the chain without smoothing is
+ * a reversible walk: within each connected group of operations π is proportional to the
+ * weighted degree, and as ε → 0 each group keeps the share of the uniform jump that lands in it.
+ * The iteration starts from that limit and steps the lazy chain ½(I + P'), which has the same
+ * stationary distribution but does not oscillate on bipartite call graphs (a caller and its
+ * callees), until the L1 change is below 1e-12.
+ *
+ * <p>Thread-safe: {@link #add} and {@link #snapshot} synchronise on this object; the power
+ * iteration runs outside the lock.
+ */
+public final class CallRanking {
+
+  /** Buckets per window. */
+  public static final int BUCKETS = 10;
+  /** Where operations beyond the limit are counted. */
+  public static final Operation OVERFLOW = new Operation("_overflow", "_overflow");
+
+  private static final double CONVERGED = 1e-12;
+  private static final int MAX_ITERATIONS = 100_000;
+  /** Up to this many distinct operations, a trace's edges are found through a table (3 KB). */
+  private static final int MAX_EDGE_TABLE_OPERATIONS = 16;
+
+  private final long bucketNanos;
+  private final double epsilon;
+  private final int maxOperations;
+  private final ArrayDeque<Bucket> buckets = new ArrayDeque<>();
+  private final Set<Operation> liveOperations = new HashSet<>();
+  private long overflowSpans;
+  /** {@link #add}'s table of the current trace's edges by (caller, callee) position. */
+  private final StampedSlots<EdgeStats> edgeTable =
+      new StampedSlots<>(MAX_EDGE_TABLE_OPERATIONS * MAX_EDGE_TABLE_OPERATIONS);
+
+  public CallRanking(Duration window, double epsilon, int maxOperations) {
+    if (window.isNegative() || window.isZero()) {
+      throw new IllegalArgumentException("window must be positive, was " + window);
+    }
+    if (!(epsilon > 0 && epsilon < 1)) {
+      throw new IllegalArgumentException("epsilon must be in (0, 1), was " + epsilon);
+    }
+    if (maxOperations < 1) {
+      throw new IllegalArgumentException("maxOperations must be at least 1, was " + maxOperations);
+    }
+    this.bucketNanos = Math.max(1, window.toNanos() / BUCKETS);
+    this.epsilon = epsilon;
+    this.maxOperations = maxOperations;
+  }
+
+  /** Adds an analysed trace at time {@code nowNanos} (of the same clock as {@link #snapshot}). */
+  public synchronized void add(List<SpanRecord> spans, TraceProfile profile, long nowNanos) {
+    Bucket bucket = current(nowNanos);
+    bucket.primaryRootNanos += profile.criticalPathNs();
+    // Each of the trace's operations admitted and looked up once, in order of first appearance
+    // (the order spans would admit them in).
+    List<Operation> distinct = profile.distinctOperations();
+    Operation[] admitted = new Operation[distinct.size()];
+    OperationStats[] stats = new OperationStats[distinct.size()];
+    for (int o = 0; o < admitted.length; o++) {
+      // An operation already in the current bucket is live: one lookup, not two.
+      stats[o] = bucket.operations.get(distinct.get(o));
+      if (stats[o] != null) {
+        admitted[o] = distinct.get(o);
+      } else {
+        admitted[o] = admit(distinct.get(o));
+        stats[o] = bucket.operations.computeIfAbsent(admitted[o], unused -> new OperationStats());
+      }
+    }
+    // A trace's edges repeat (a handler calling the same client many times): each distinct one
+    // is looked up once, through a table by (caller, callee) position, when the trace has few
+    // enough operations for the table.
+    int distinctCount = admitted.length;
+    StampedSlots<EdgeStats> traceEdges = null;
+    if (distinctCount <= MAX_EDGE_TABLE_OPERATIONS) {
+      traceEdges = edgeTable;
+      traceEdges.clear();
+    }
+    for (int i = 0; i < spans.size(); i++) {
+      SpanProfile result = profile.spans().get(i);
+      int o = result.operation();
+      if (admitted[o] != distinct.get(o)) {
+        overflowSpans++;
+      }
+      long duration = spans.get(i).durationNanos();
+      stats[o].add(duration, result.selfTimeNs(), result.criticalPathNs());
+      if (result.parentIndex() >= 0) {
+        int caller = profile.spans().get(result.parentIndex()).operation();
+        EdgeStats edge;
+        if (traceEdges == null) {
+          edge = stats[caller].call(admitted[o]);
+        } else {
+          int slot = caller * distinctCount + o;
+          edge = traceEdges.get(slot);
+          if (edge == null) {
+            edge = stats[caller].call(admitted[o]);
+            traceEdges.set(slot, edge);
+          }
+        }
+        edge.add(duration);
+      }
+    }
+  }
+
+  /** Spans counted under {@link #OVERFLOW} since start because the operation limit was reached. */
+  public synchronized long overflowSpans() {
+    return overflowSpans;
+  }
+
+  /** The ranking over the window ending at {@code nowNanos}. */
+  public RankingSnapshot snapshot(long nowNanos) {
+    Map<Operation, OperationStats> operations = new HashMap<>();
+    Map<Edge, EdgeStats> edges = new HashMap<>();
+    long primaryRootNanos = 0;
+    synchronized (this) {
+      expire(nowNanos);
+      for (Bucket bucket : buckets) {
+        bucket.operations.forEach((caller, stats) -> {
+          operations.computeIfAbsent(caller, unused -> new OperationStats()).merge(stats);
+          stats.calls.forEach((callee, call) ->
+              edges.computeIfAbsent(new Edge(caller, callee), unused -> new EdgeStats()).merge(call));
+        });
+        primaryRootNanos += bucket.primaryRootNanos;
+      }
+    }
+    List<Operation> nodes = new ArrayList<>(operations.keySet());
+    nodes.sort(Comparator.comparing(Operation::service).thenComparing(Operation::name));
+    double[] involvement = stationary(nodes, edges);
+
+    List<RankingSnapshot.Row> rows = new ArrayList<>(nodes.size());
+    for (int v = 0; v < nodes.size(); v++) {
+      OperationStats stats = operations.get(nodes.get(v));
+      rows.add(new RankingSnapshot.Row(nodes.get(v), involvement[v], 0, stats.count,
+          stats.duration.mean(), stats.duration.min, stats.duration.max, stats.duration.stddev(),
+          stats.self.mean(), stats.self.min, stats.self.max, stats.self.stddev(),
+          Math.round(stats.self.sum),
+          stats.criticalNanos,
+          primaryRootNanos == 0 ? 0 : (double) stats.criticalNanos / primaryRootNanos,
+          false, false));
+    }
+    List<RankingSnapshot.EdgeRow> edgeRows = new ArrayList<>(edges.size());
+    edges.forEach((edge, stats) -> edgeRows.add(new RankingSnapshot.EdgeRow(
+        edge.caller(), edge.callee(), stats.count, stats.sum / stats.count, stats.max)));
+    return RankingSnapshot.of(rows, edgeRows);
+  }
+
+  /** π of P' by the lazy power iteration, warm-started at the ε → 0 limit (see the class doc). */
+  private double[] stationary(List<Operation> nodes, Map<Edge, EdgeStats> edges) {
+    int n = nodes.size();
+    double[] pi = new double[n];
+    if (n == 0) {
+      return pi;
+    }
+    Map<Operation, Integer> index = new HashMap<>();
+    for (int v = 0; v < n; v++) {
+      index.put(nodes.get(v), v);
+    }
+    // Symmetric weights: a call a→b and its return b→a, each counted.
+    List<Map<Integer, Double>> weights = new ArrayList<>(n);
+    for (int v = 0; v < n; v++) {
+      weights.add(new HashMap<>());
+    }
+    int[] group = new int[n];
+    for (int v = 0; v < n; v++) {
+      group[v] = v;
+    }
+    edges.forEach((edge, stats) -> {
+      int a = index.get(edge.caller());
+      int b = index.get(edge.callee());
+      weights.get(a).merge(b, (double) stats.count, Double::sum);
+      weights.get(b).merge(a, (double) stats.count, Double::sum);
+      union(group, a, b);
+    });
+    double[] degree = new double[n];
+    int[][] neighbours = new int[n][];
+    double[][] probabilities = new double[n][];
+    for (int v = 0; v < n; v++) {
+      Map<Integer, Double> row = weights.get(v);
+      degree[v] = row.values().stream().mapToDouble(Double::doubleValue).sum();
+      neighbours[v] = new int[row.size()];
+      probabilities[v] = new double[row.size()];
+      int k = 0;
+      for (Map.Entry<Integer, Double> entry : row.entrySet()) {
+        neighbours[v][k] = entry.getKey();
+        probabilities[v][k] = entry.getValue() / degree[v];
+        k++;
+      }
+    }
+    // The ε → 0 limit: each group gets its share of the uniform jump, split by degree.
+    Map<Integer, Integer> groupSize = new HashMap<>();
+    Map<Integer, Double> groupVolume = new HashMap<>();
+    for (int v = 0; v < n; v++) {
+      int g = find(group, v);
+      groupSize.merge(g, 1, Integer::sum);
+      groupVolume.merge(g, degree[v], Double::sum);
+    }
+    for (int v = 0; v < n; v++) {
+      int g = find(group, v);
+      double volume = groupVolume.get(g);
+      pi[v] = volume == 0 ? 1.0 / n : (double) groupSize.get(g) / n * degree[v] / volume;
+    }
+    normalise(pi);
+
+    double[] next = new double[n];
+    for (int iteration = 0; iteration < MAX_ITERATIONS; iteration++) {
+      double dangling = 0;
+      for (int v = 0; v < n; v++) {
+        if (degree[v] == 0) {
+          dangling += pi[v];
+        }
+      }
+      double base = epsilon / n + (1 - epsilon) * dangling / n;
+      Arrays.fill(next, base);
+      for (int v = 0; v < n; v++) {
+        double mass = (1 - epsilon) * pi[v];
+        for (int k = 0; k < neighbours[v].length; k++) {
+          next[neighbours[v][k]] += mass * probabilities[v][k];
+        }
+      }
+      double change = 0;
+      for (int v = 0; v < n; v++) {
+        double lazy = 0.5 * (pi[v] + next[v]);
+        change += Math.abs(lazy - pi[v]);
+        pi[v] = lazy;
+      }
+      if (change < CONVERGED) {
+        break;
+      }
+    }
+    normalise(pi);
+    return pi;
+  }
+
+  private static void normalise(double[] values) {
+    double sum = 0;
+    for (double value : values) {
+      sum += value;
+    }
+    for (int i = 0; i < values.length; i++) {
+      values[i] /= sum;
+    }
+  }
+
+  private static int find(int[] group, int v) {
+    while (group[v] != v) {
+      group[v] = group[group[v]];
+      v = group[v];
+    }
+    return v;
+  }
+
+  private static void union(int[] group, int a, int b) {
+    group[find(group, a)] = find(group, b);
+  }
+
+  /** The operation itself when live or admitted now, else {@link #OVERFLOW} (limit reached). */
+  private Operation admit(Operation operation) {
+    if (liveOperations.contains(operation)) {
+      return operation;
+    }
+    if (liveOperations.size() >= maxOperations) {
+      liveOperations.add(OVERFLOW);
+      return OVERFLOW;
+    }
+    liveOperations.add(operation);
+    return operation;
+  }
+
+  private Bucket current(long nowNanos) {
+    expire(nowNanos);
+    long id = Math.floorDiv(nowNanos, bucketNanos);
+    Bucket last = buckets.peekLast();
+    if (last == null || last.id < id) {
+      last = new Bucket(id);
+      buckets.addLast(last);
+    }
+    return last;
+  }
+
+  /** Drops buckets that left the window; the operation limit then counts only what is left. */
+  private void expire(long nowNanos) {
+    long oldestLive = Math.floorDiv(nowNanos, bucketNanos) - BUCKETS + 1;
+    boolean dropped = false;
+    while (!buckets.isEmpty() && buckets.peekFirst().id < oldestLive) {
+      buckets.removeFirst();
+      dropped = true;
+    }
+    if (dropped) {
+      liveOperations.clear();
+      for (Bucket bucket : buckets) {
+        liveOperations.addAll(bucket.operations.keySet());
+      }
+    }
+  }
+
+  private record Edge(Operation caller, Operation callee) {}
+
+  private static final class Bucket {
+    final long id;
+    final Map<Operation, OperationStats> operations = new HashMap<>();
+    long primaryRootNanos;
+
+    Bucket(long id) {
+      this.id = id;
+    }
+  }
+
+  /** Count, sum, sum of squares, min and max of one quantity: mergeable moments. */
+  private static final class Moments {
+    long count;
+    double sum;
+    double sumOfSquares;
+    long min = Long.MAX_VALUE;
+    long max = Long.MIN_VALUE;
+
+    void add(long value) {
+      count++;
+      sum += value;
+      sumOfSquares += (double) value * value;
+      min = Math.min(min, value);
+      max = Math.max(max, value);
+    }
+
+    void merge(Moments other) {
+      count += other.count;
+      sum += other.sum;
+      sumOfSquares += other.sumOfSquares;
+      min = Math.min(min, other.min);
+      max = Math.max(max, other.max);
+    }
+
+    double mean() {
+      return count == 0 ? 0 : sum / count;
+    }
+
+    /** Population standard deviation. */
+    double stddev() {
+      if (count == 0) {
+        return 0;
+      }
+      double mean = mean();
+      return Math.sqrt(Math.max(0, sumOfSquares / count - mean * mean));
+    }
+  }
+
+  /**
+   * An operation's figures, and in a bucket also its calls by callee. The calls are kept with
+   * their caller, whose figures a trace updates anyway, rather than in one map by (caller, callee):
+   * finding a call then touches fewer objects, which are mostly out of the core's caches when a
+   * trace comes to be analysed ({@code PipelineBenchmark} from memory).
+   */
+  private static final class OperationStats {
+    long count;
+    final Moments duration = new Moments();
+    final Moments self = new Moments();
+    long criticalNanos;
+    final Map<Operation, EdgeStats> calls = new HashMap<>();
+
+    EdgeStats call(Operation callee) {
+      return calls.computeIfAbsent(callee, unused -> new EdgeStats());
+    }
+
+    void add(long durationNanos, long selfNanos, long criticalPathNanos) {
+      count++;
+      duration.add(durationNanos);
+      self.add(selfNanos);
+      criticalNanos += criticalPathNanos;
+    }
+
+    void merge(OperationStats other) {
+      count += other.count;
+      duration.merge(other.duration);
+      self.merge(other.self);
+      criticalNanos += other.criticalNanos;
+    }
+  }
+
+  private static final class EdgeStats {
+    long count;
+    double sum;
+    long max = Long.MIN_VALUE;
+
+    void add(long calleeDurationNanos) {
+      count++;
+      sum += calleeDurationNanos;
+      max = Math.max(max, calleeDurationNanos);
+    }
+
+    void merge(EdgeStats other) {
+      count += other.count;
+      sum += other.sum;
+      max = Math.max(max, other.max);
+    }
+  }
+}
