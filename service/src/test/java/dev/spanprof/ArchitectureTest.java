@@ -50,15 +50,16 @@ class ArchitectureTest {
 
   /**
    * The packages follow the data: ingest → assembly → analysis → (metrics, export, api). The core
-   * (span model, assembly, analysis, the spool, the OTLP JSON codec) is reached by every layer
-   * and reaches none; configuration is read by the adapters; ingest is read only by what reports
-   * on it or wires it; the analysis stage's consumers (export, api) by metrics and the wiring.
+   * (span model, assembly, analysis, the spool, the OTLP JSON codec, time) is reached by every
+   * layer and reaches none; configuration is read by the adapters; ingest is read only by what
+   * reports on it or wires it; the analysis stage's consumers (export, api) by metrics and the
+   * wiring.
    */
   @Test
   void packages_followTheDataFlow() {
     layeredArchitecture().consideringOnlyDependenciesInLayers()
         .layer("Core").definedBy("dev.spanprof.analysis..", "dev.spanprof.assembly..",
-            "dev.spanprof.spool..", "dev.spanprof.otlp..")
+            "dev.spanprof.spool..", "dev.spanprof.otlp..", "dev.spanprof.time..")
         .layer("Config").definedBy("dev.spanprof.config..")
         .layer("Ingest").definedBy("dev.spanprof.ingest..")
         .layer("Profile").definedBy("dev.spanprof.profile..")

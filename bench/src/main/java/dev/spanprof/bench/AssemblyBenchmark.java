@@ -6,6 +6,7 @@ import dev.spanprof.assembly.AssemblyPolicy;
 import dev.spanprof.assembly.OfferResult;
 import dev.spanprof.assembly.TraceAssembler;
 import dev.spanprof.ingest.BenchSpans;
+import dev.spanprof.time.TimeSource;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -40,7 +41,7 @@ public class AssemblyBenchmark {
       requests.add(BenchSpans.map(workload.request(1_700_000_000_000_000_000L)));
     }
     assembler = new TraceAssembler(new AssemblyPolicy(Duration.ofSeconds(5), Duration.ofSeconds(60),
-        100_000, 100_000, 100_000), System::nanoTime, trace -> true, AssemblyListener.NOOP);
+        100_000, 100_000, 100_000), TimeSource.system(), trace -> true, AssemblyListener.NOOP);
   }
 
   @Benchmark

@@ -1,10 +1,10 @@
 package dev.spanprof.bench;
 
 import dev.spanprof.analysis.distribution.DistributionRegistry;
-import dev.spanprof.assembly.TimeSource;
 import dev.spanprof.config.HistogramConfiguration;
 import dev.spanprof.metrics.DistributionExport;
 import dev.spanprof.profile.DistributionService;
+import dev.spanprof.time.TimeSource;
 import io.micronaut.context.ApplicationContext;
 import io.prometheus.metrics.expositionformats.PrometheusTextFormatWriter;
 import java.io.ByteArrayOutputStream;

@@ -14,6 +14,7 @@ import dev.spanprof.config.ExportConfiguration.Compression;
 import dev.spanprof.ingest.BenchSpans;
 import dev.spanprof.profile.DistributionService;
 import dev.spanprof.profile.ProfileConsumer;
+import dev.spanprof.time.TimeSource;
 import io.micronaut.context.ApplicationContext;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -75,7 +76,7 @@ public class EndToEndBenchmark {
     walk = BenchSpans.walk(store);
     // No recent trace ids: the 64 requests come round again, and their traces are new each time.
     assembler = new TraceAssembler(new AssemblyPolicy(Duration.ofSeconds(5),
-        Duration.ofSeconds(60), 100_000, 10_000, 0), System::nanoTime, completed::add,
+        Duration.ofSeconds(60), 100_000, 10_000, 0), TimeSource.system(), completed::add,
         AssemblyListener.NOOP);
     Workload workload = new Workload(20, SPANS_PER_REQUEST);
     for (int i = 0; i < REQUESTS; i++) {

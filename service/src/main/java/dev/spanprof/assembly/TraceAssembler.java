@@ -2,6 +2,7 @@ package dev.spanprof.assembly;
 
 import dev.spanprof.analysis.span.SpanRecord;
 import dev.spanprof.analysis.span.TraceId;
+import dev.spanprof.time.TimeSource;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;

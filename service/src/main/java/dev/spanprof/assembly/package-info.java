@@ -3,8 +3,8 @@
  * the analysis stage on a bounded worker pool.
  *
  * <p>Pure Java like the analysis core (no framework, gRPC or protobuf types): the clock is a
- * {@link dev.spanprof.assembly.TimeSource} passed in, metrics go through
+ * {@link dev.spanprof.time.TimeSource} passed in, metrics go through
  * {@link dev.spanprof.assembly.AssemblyListener}, and the Micronaut wiring lives in
- * {@code dev.spanprof.config}.
+ * {@code dev.spanprof.wiring}.
  */
 package dev.spanprof.assembly;

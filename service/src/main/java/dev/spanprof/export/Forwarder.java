@@ -11,6 +11,7 @@ import dev.spanprof.config.ExportConfiguration;
 import dev.spanprof.profile.DistributionService;
 import dev.spanprof.profile.ProfileConsumer;
 import dev.spanprof.spool.Spool;
+import dev.spanprof.time.TimeSource;
 import io.micronaut.core.annotation.Nullable;
 import jakarta.annotation.PreDestroy;
 import jakarta.inject.Singleton;
@@ -67,7 +68,7 @@ public final class Forwarder implements ProfileConsumer, AcceptedSpansConsumer {
   private final ExportConfiguration configuration;
   private final ExportQueue queue;
   private final ExportListener listener;
-  private final RetryClock clock;
+  private final TimeSource time;
   private final SpanEnricher enricher;
   private final OtlpSender sender;
   /** Null without a spool. */
@@ -81,12 +82,12 @@ public final class Forwarder implements ProfileConsumer, AcceptedSpansConsumer {
   private final Set<Thread> backingOff = ConcurrentHashMap.newKeySet();
 
   Forwarder(ExportConfiguration configuration, DistributionService distributions,
-      SpanStore store, ExportListener listener, RetryClock clock, @Nullable Spool spool) {
+      SpanStore store, ExportListener listener, TimeSource time, @Nullable Spool spool) {
     this.configuration = configuration;
     this.enabled = configuration.enabled();
     this.mode = configuration.modeValue();
     this.listener = listener;
-    this.clock = clock;
+    this.time = time;
     this.spool = spool;
     this.queue = new ExportQueue(configuration.getQueueSpans(),
         dropped -> finished(dropped, true), left -> finished(left, false));
@@ -280,7 +281,7 @@ public final class Forwarder implements ProfileConsumer, AcceptedSpansConsumer {
     SendResult deliver(List<ExportEntry> batch) throws InterruptedException {
       ExportRequest request = ExportRequest.of(batch);
       int spans = batch.size();
-      long start = clock.nanoTime();
+      long start = time.nanoTime();
       for (int attempt = 0; ; attempt++) {
         if (attempt > 0) {
           sender.reconnectNow();
@@ -308,7 +309,7 @@ public final class Forwarder implements ProfileConsumer, AcceptedSpansConsumer {
           }
           case RETRY -> {
             Duration delay = backoff(attempt, result.retryAfter());
-            long elapsed = clock.nanoTime() - start;
+            long elapsed = time.nanoTime() - start;
             if (spool == null
                 && elapsed + delay.toNanos() > configuration.getMaxElapsed().toNanos()) {
               giveUp("retries_exhausted", spans, result.message());
@@ -333,7 +334,7 @@ public final class Forwarder implements ProfileConsumer, AcceptedSpansConsumer {
     Thread self = Thread.currentThread();
     backingOff.add(self);
     try {
-      clock.sleep(delay, () -> wentThrough.get() != seen);
+      time.sleep(delay, () -> wentThrough.get() != seen);
     } finally {
       backingOff.remove(self);
     }

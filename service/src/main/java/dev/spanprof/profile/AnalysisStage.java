@@ -3,8 +3,8 @@ package dev.spanprof.profile;
 import dev.spanprof.analysis.trace.TraceAnalyzer;
 import dev.spanprof.analysis.trace.TraceProfile;
 import dev.spanprof.assembly.CompletedTrace;
-import dev.spanprof.assembly.TimeSource;
 import dev.spanprof.assembly.TraceSink;
+import dev.spanprof.time.TimeSource;
 import jakarta.inject.Singleton;
 import java.util.List;
 

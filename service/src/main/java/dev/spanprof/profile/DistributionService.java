@@ -10,12 +10,11 @@ import dev.spanprof.analysis.span.SpanStatus;
 import dev.spanprof.analysis.trace.TraceProfile.SpanProfile;
 import dev.spanprof.analysis.trace.TraceProfile;
 import dev.spanprof.assembly.CompletedTrace;
-import dev.spanprof.assembly.TimeSource;
 import dev.spanprof.config.HistogramConfiguration;
 import dev.spanprof.config.MetricsConfiguration;
+import dev.spanprof.time.TimeSource;
 import jakarta.annotation.PreDestroy;
 import jakarta.inject.Singleton;
-import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -51,7 +50,6 @@ public final class DistributionService implements ProfileConsumer {
       .map(status -> "STATUS_CODE_" + status.name()).toArray(String[]::new);
   private final DistributionRegistry registry;
   private final TimeSource time;
-  private final Clock clock;
   private final List<String> dimensions;
   private final List<String> durationLabels;
   private final List<String> operationLabels;
@@ -78,7 +76,7 @@ public final class DistributionService implements ProfileConsumer {
   private volatile long epochOffsetNanos;
 
   DistributionService(HistogramConfiguration histograms, MetricsConfiguration metrics,
-      TimeSource time, Clock clock) {
+      TimeSource time) {
     this.significantDigits = histograms.getSignificantDigits();
     try {
       this.registry = new DistributionRegistry(significantDigits,
@@ -89,7 +87,6 @@ public final class DistributionService implements ProfileConsumer {
           "invalid " + HistogramConfiguration.PREFIX + " configuration: " + e.getMessage(), e);
     }
     this.time = time;
-    this.clock = clock;
     this.dimensions = List.copyOf(metrics.getDimensions());
     List<String> dimensionLabels = dimensions.stream().map(key -> key.replace('.', '_')).toList();
     this.durationLabels = concat(DURATION_LABELS, dimensionLabels);
@@ -106,7 +103,7 @@ public final class DistributionService implements ProfileConsumer {
   }
 
   private void syncEpochOffset() {
-    Instant wall = clock.instant();
+    Instant wall = time.now();
     // Wraps when the monotonic reading is far from 0; adding a reading wraps back.
     epochOffsetNanos = wall.getEpochSecond() * 1_000_000_000L + wall.getNano() - time.nanoTime();
   }

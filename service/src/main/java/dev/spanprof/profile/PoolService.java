@@ -6,9 +6,9 @@ import dev.spanprof.analysis.trace.TraceProfile;
 import dev.spanprof.assembly.CompletedTrace;
 import dev.spanprof.config.AssemblyConfiguration;
 import dev.spanprof.config.PoolsConfiguration;
+import dev.spanprof.time.TimeSource;
 import jakarta.annotation.PreDestroy;
 import jakarta.inject.Singleton;
-import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -22,11 +22,11 @@ import java.util.Map;
 public final class PoolService implements ProfileConsumer {
 
   private final PoolWindows windows;
-  private final Clock clock;
+  private final TimeSource time;
   private final List<PoolListener> listeners;
   private final Periodic finalizer;
 
-  PoolService(PoolsConfiguration configuration, AssemblyConfiguration assembly, Clock clock,
+  PoolService(PoolsConfiguration configuration, AssemblyConfiguration assembly, TimeSource time,
       List<PoolListener> listeners) {
     if (configuration.getLateness().compareTo(assembly.getTraceTimeout()) <= 0) {
       throw new IllegalArgumentException(PoolsConfiguration.PREFIX + ".lateness ("
@@ -41,7 +41,7 @@ public final class PoolService implements ProfileConsumer {
       throw new IllegalArgumentException(
           "invalid " + PoolsConfiguration.PREFIX + " configuration: " + e.getMessage(), e);
     }
-    this.clock = clock;
+    this.time = time;
     this.listeners = List.copyOf(listeners);
     Duration interval = Duration.ofNanos(
         Math.min(configuration.getWindow().toNanos() / 2, Duration.ofSeconds(1).toNanos()));
@@ -55,7 +55,7 @@ public final class PoolService implements ProfileConsumer {
 
   /** Publishes every window that is final by now; the schedule does this continuously. */
   public List<PoolWindow> finalizeDue() {
-    Instant now = clock.instant();
+    Instant now = time.now();
     List<PoolWindow> finals = windows.finalizeDue(now.getEpochSecond() * 1_000_000_000L + now.getNano());
     for (PoolWindow window : finals) {
       for (PoolListener listener : listeners) {

@@ -2,6 +2,7 @@ package dev.spanprof.profile;
 
 import dev.spanprof.analysis.trace.TraceProfile;
 import dev.spanprof.assembly.CompletedTrace;
+import dev.spanprof.time.TimeSource;
 
 /**
  * Receives each analysed trace. {@code profile.spans().get(i)} belongs to
@@ -12,7 +13,7 @@ public interface ProfileConsumer {
 
   /**
    * @param nowNanos when the stage took the trace, on the service's {@link
-   *     dev.spanprof.assembly.TimeSource}: one reading per trace for every consumer, since a
+   *     dev.spanprof.time.TimeSource}: one reading per trace for every consumer, since a
    *     clock read costs about 27 ns under KVM and waits for the memory reads before it
    *     ({@code PipelineBenchmark})
    */

@@ -4,7 +4,6 @@ import dev.spanprof.analysis.span.SpanMapping;
 import dev.spanprof.analysis.store.SpanStore;
 import dev.spanprof.analysis.trace.TraceAnalyzer;
 import dev.spanprof.assembly.AssemblyListener;
-import dev.spanprof.assembly.TimeSource;
 import dev.spanprof.assembly.TraceAssembler;
 import dev.spanprof.assembly.TraceSink;
 import dev.spanprof.assembly.TraceWorkers;
@@ -14,10 +13,9 @@ import dev.spanprof.config.ExportConfiguration;
 import dev.spanprof.config.IngestConfiguration;
 import dev.spanprof.config.MappingConfiguration;
 import dev.spanprof.config.PoolsConfiguration;
-import dev.spanprof.export.RetryClock;
+import dev.spanprof.time.TimeSource;
 import io.micronaut.context.annotation.Factory;
 import jakarta.inject.Singleton;
-import java.time.Clock;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -30,18 +28,6 @@ final class PipelineFactory {
   @Singleton
   TimeSource timeSource() {
     return TimeSource.system();
-  }
-
-  /** Time for export retries: real waiting. */
-  @Singleton
-  RetryClock retryClock() {
-    return RetryClock.SYSTEM;
-  }
-
-  /** Wall-clock time, for comparing with span times (pool windows). */
-  @Singleton
-  Clock clock() {
-    return Clock.systemUTC();
   }
 
   @Singleton

@@ -7,8 +7,8 @@ import com.google.gson.JsonArray;
 import com.google.gson.JsonObject;
 import com.google.gson.JsonParser;
 import dev.spanprof.analysis.span.TraceId;
+import dev.spanprof.assembly.ManualTimeSource;
 import dev.spanprof.profile.PoolService;
-import dev.spanprof.testing.ManualClock;
 import dev.spanprof.testing.Ports;
 import dev.spanprof.testing.TestTraffic;
 import io.micronaut.context.ApplicationContext;
@@ -30,7 +30,6 @@ import org.junit.jupiter.api.Test;
  */
 @MicronautTest
 @Property(name = "test.time", value = "manual")
-@Property(name = "test.clock", value = "manual")
 @Property(name = "test.profiles", value = "recording")
 @Property(name = "spanprof.pools.capacity.worker/*", value = "4")
 class PoolsControllerTest {
@@ -42,7 +41,7 @@ class PoolsControllerTest {
   private final HttpClient http = HttpClient.newHttpClient();
 
   @Inject ApplicationContext context;
-  @Inject ManualClock clock;
+  @Inject ManualTimeSource time;
   @Inject PoolService pools;
 
   @Test
@@ -51,9 +50,9 @@ class PoolsControllerTest {
     TestTraffic.complete(context, TraceId.fromHex("853aeb57d1ff375755dbfeff4c772fa0"));
 
     // The trace spans [1700000000 s, 1700000020 s): its second window ends at 1700000020 s.
-    clock.set(Instant.ofEpochSecond(1_700_000_020 + 30).minusNanos(1));
+    time.setWallClock(Instant.ofEpochSecond(1_700_000_020 + 30).minusNanos(1));
     assertThat(pools.finalizeDue()).hasSize(1);
-    clock.set(Instant.ofEpochSecond(1_700_000_020 + 30));
+    time.setWallClock(Instant.ofEpochSecond(1_700_000_020 + 30));
     assertThat(pools.finalizeDue()).hasSize(1);
 
     JsonArray body = JsonParser.parseString(http.send(

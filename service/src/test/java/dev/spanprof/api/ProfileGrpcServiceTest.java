@@ -8,10 +8,10 @@ import com.google.gson.JsonObject;
 import com.google.gson.JsonParser;
 import com.google.protobuf.ByteString;
 import dev.spanprof.analysis.span.TraceId;
+import dev.spanprof.assembly.ManualTimeSource;
 import dev.spanprof.golden.GoldenCases;
 import dev.spanprof.profile.PoolService;
 import dev.spanprof.profile.RankingService;
-import dev.spanprof.testing.ManualClock;
 import dev.spanprof.testing.Ports;
 import dev.spanprof.testing.TestTraffic;
 import dev.spanprof.v1.GetDistributionRequest;
@@ -45,7 +45,6 @@ import org.junit.jupiter.api.TestInstance;
 @MicronautTest
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 @Property(name = "test.time", value = "manual")
-@Property(name = "test.clock", value = "manual")
 @Property(name = "test.profiles", value = "recording")
 @Property(name = "spanprof.pools.capacity.worker/w1", value = "4")
 class ProfileGrpcServiceTest {
@@ -53,7 +52,7 @@ class ProfileGrpcServiceTest {
   private static final String TRACE = "853aeb57d1ff375755dbfeff4c772fa0";
 
   @Inject ApplicationContext context;
-  @Inject ManualClock clock;
+  @Inject ManualTimeSource time;
   @Inject RankingService ranking;
   @Inject PoolService pools;
   private ManagedChannel channel;
@@ -64,7 +63,7 @@ class ProfileGrpcServiceTest {
     TestTraffic.postGolden(context, "seed-profiling-dop");
     TestTraffic.complete(context, TraceId.fromHex(TRACE));
     ranking.refresh();
-    clock.set(Instant.ofEpochSecond(1_700_000_100));
+    time.setWallClock(Instant.ofEpochSecond(1_700_000_100));
     pools.finalizeDue();
     channel = NettyChannelBuilder.forAddress("localhost", Ports.of(context).grpc()).usePlaintext().build();
     stub = ProfileServiceGrpc.newBlockingStub(channel);

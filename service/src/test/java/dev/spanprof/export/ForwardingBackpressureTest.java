@@ -3,7 +3,6 @@ package dev.spanprof.export;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.spanprof.analysis.span.TraceId;
-import dev.spanprof.testing.ManualRetryClock;
 import dev.spanprof.testing.Meters;
 import dev.spanprof.testing.Otlp;
 import dev.spanprof.testing.RecordingProfiles;
@@ -38,12 +37,10 @@ import org.junit.jupiter.api.TestMethodOrder;
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 @Property(name = "test.time", value = "manual")
 @Property(name = "test.profiles", value = "recording")
-@Property(name = "test.retry-clock", value = "manual")
 class ForwardingBackpressureTest extends GrpcNextHopTest {
 
   private static final int SPANS_PER_TRACE = 10;
 
-  @Inject ManualRetryClock retryClock;
   @Inject RecordingProfiles analysed;
 
   ForwardingBackpressureTest() throws IOException {}
@@ -110,15 +107,15 @@ class ForwardingBackpressureTest extends GrpcNextHopTest {
   @Order(2)
   void failingNextHop_ingestRefusesInsteadOfTheQueueDropping_thenEverythingAcceptedIsForwarded()
       throws Exception {
-    retryClock.holdSleeps();
+    time.holdSleeps();
     receiver.failWith(request -> Status.UNAVAILABLE.withDescription("down"));
-    int waits = retryClock.sleeps().size();
+    int waits = time.sleeps().size();
     double refusedBefore = refusedFull();
     TraceId first = new TraceId(0xFA11, 1);
     assertThat(send(first)).isEqualTo(200);
     complete();
     // Its batch failed and waits to be retried: in flight, the queue empty behind it.
-    retryClock.awaitSleeps(waits + 1, Duration.ofSeconds(30));
+    time.awaitSleeps(waits + 1, Duration.ofSeconds(30));
 
     // Behind it the queue takes two traces, the buffer three more; then ingest refuses.
     List<TraceId> acceptedTraces = new ArrayList<>(List.of(first));
@@ -137,7 +134,7 @@ class ForwardingBackpressureTest extends GrpcNextHopTest {
     assertThat(refusedFull() - refusedBefore).isEqualTo(SPANS_PER_TRACE);
 
     receiver.failWith(request -> null);
-    retryClock.releaseSleeps();
+    time.releaseSleeps();
     time.advance(Duration.ofSeconds(5));
     for (TraceId trace : acceptedTraces) {
       analysed.await(trace, Duration.ofSeconds(30));

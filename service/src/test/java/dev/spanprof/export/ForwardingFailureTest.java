@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.google.protobuf.ByteString;
 import dev.spanprof.analysis.span.TraceId;
 import dev.spanprof.assembly.TraceWorkers;
-import dev.spanprof.testing.ManualRetryClock;
 import dev.spanprof.testing.Meters;
 import dev.spanprof.testing.Otlp;
 import dev.spanprof.testing.RecordingProfiles;
@@ -20,6 +19,7 @@ import java.nio.ByteBuffer;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
@@ -34,12 +34,10 @@ import org.junit.jupiter.api.TestMethodOrder;
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 @Property(name = "test.time", value = "manual")
 @Property(name = "test.profiles", value = "recording")
-@Property(name = "test.retry-clock", value = "manual")
 class ForwardingFailureTest extends GrpcNextHopTest {
 
   private static final int SPANS_PER_TRACE = 4;
 
-  @Inject ManualRetryClock retryClock;
   @Inject TraceWorkers workers;
   @Inject RecordingProfiles analysed;
 
@@ -58,18 +56,21 @@ class ForwardingFailureTest extends GrpcNextHopTest {
   @Test
   @Order(1)
   void nextHopDownFor30Seconds_retriedWithBackoff_nothingLost() throws Exception {
-    long downUntil = retryClock.nanoTime() + Duration.ofSeconds(30).toNanos();
-    receiver.failWith(request -> retryClock.nanoTime() < downUntil
+    // Down from the start until 30 s after the traces complete: completing them moves the
+    // clock on too, and the waits must cover the 30 s.
+    AtomicLong downUntil = new AtomicLong(Long.MAX_VALUE);
+    receiver.failWith(request -> time.nanoTime() < downUntil.get()
         ? Status.UNAVAILABLE.withDescription("restarting") : null);
 
     for (int t = 1; t <= 3; t++) {
       send(new TraceId(0xD0, t));
     }
     complete();
+    downUntil.set(time.nanoTime() + Duration.ofSeconds(30).toNanos());
     receiver.await(span -> true, 3 * SPANS_PER_TRACE, Duration.ofSeconds(30));
     assertThat(forwarder.awaitSent(Duration.ofSeconds(30))).isTrue();
 
-    List<Duration> sleeps = retryClock.sleeps();
+    List<Duration> sleeps = time.sleeps();
     assertThat(sleeps.stream().mapToLong(Duration::toNanos).sum())
         .isGreaterThanOrEqualTo(Duration.ofSeconds(30).toNanos());
     for (int i = 0; i < Math.min(sleeps.size(), 5); i++) {

@@ -3,7 +3,6 @@ package dev.spanprof.export;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.spanprof.analysis.span.TraceId;
-import dev.spanprof.testing.ManualRetryClock;
 import dev.spanprof.testing.Meters;
 import dev.spanprof.testing.Otlp;
 import dev.spanprof.testing.TestTraffic;
@@ -30,12 +29,10 @@ import org.junit.jupiter.api.Test;
 @MicronautTest
 @Property(name = "test.time", value = "manual")
 @Property(name = "test.profiles", value = "recording")
-@Property(name = "test.retry-clock", value = "manual")
 class ForwardingResumeTest extends GrpcNextHopTest {
 
   private static final int SPANS_PER_TRACE = 4;
 
-  @Inject ManualRetryClock retryClock;
 
   ForwardingResumeTest() throws IOException {}
 
@@ -49,10 +46,10 @@ class ForwardingResumeTest extends GrpcNextHopTest {
 
   @Test
   void nextHopBack_senderInBackoffRetriesWhenAnotherGetsThrough() throws Exception {
-    retryClock.holdSleeps();
+    time.holdSleeps();
     receiver.failWith(request -> Status.UNAVAILABLE.withDescription("down"));
     send(new TraceId(0xA, 1));
-    retryClock.awaitSleeps(1, Duration.ofSeconds(30));
+    time.awaitSleeps(1, Duration.ofSeconds(30));
 
     receiver.failWith(request -> null);
     send(new TraceId(0xB, 1));
@@ -62,7 +59,7 @@ class ForwardingResumeTest extends GrpcNextHopTest {
     Meters meters = new Meters(registry);
     assertThat(meters.count("spanprof.exported.spans")).isEqualTo(2 * SPANS_PER_TRACE);
     assertThat(meters.sum("spanprof.export.failed.spans")).isZero();
-    assertThat(retryClock.sleeps()).as("A waited once, and was woken").hasSize(1);
+    assertThat(time.sleeps()).as("A waited once, and was woken").hasSize(1);
   }
 
   private void send(TraceId trace) throws Exception {

@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.spanprof.analysis.span.TraceId;
 import dev.spanprof.spool.Spool;
-import dev.spanprof.testing.ManualRetryClock;
 import dev.spanprof.testing.Otlp;
 import dev.spanprof.testing.OtlpReceiver.Received;
 import dev.spanprof.testing.TestTraffic;
@@ -35,7 +34,6 @@ import org.junit.jupiter.api.Test;
 @MicronautTest
 @Property(name = "test.time", value = "manual")
 @Property(name = "test.profiles", value = "recording")
-@Property(name = "test.retry-clock", value = "manual")
 class ForwardingSpoolTest extends GrpcNextHopTest {
 
   private static final int SPANS_PER_TRACE = 10;
@@ -43,7 +41,6 @@ class ForwardingSpoolTest extends GrpcNextHopTest {
 
   private final Path spoolDirectory = Files.createTempDirectory("spanprof-spool-test");
 
-  @Inject ManualRetryClock retryClock;
   @Inject Spool spool;
 
   ForwardingSpoolTest() throws IOException {}
@@ -64,7 +61,7 @@ class ForwardingSpoolTest extends GrpcNextHopTest {
 
   @Test
   void nextHopDownLongerThanMemoryHolds_everythingAccepted_thenForwardedOnce() throws Exception {
-    retryClock.holdSleeps();
+    time.holdSleeps();
     receiver.failWith(request -> Status.UNAVAILABLE.withDescription("down"));
     for (int t = 1; t <= TRACES; t++) {
       assertThat(TestTraffic.postProtobuf(context,
@@ -78,7 +75,7 @@ class ForwardingSpoolTest extends GrpcNextHopTest {
     assertThat(meters().sum("spanprof.export.failed.spans")).isZero();
 
     receiver.failWith(request -> null);
-    retryClock.releaseSleeps();
+    time.releaseSleeps();
     long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
     while (meters().count("spanprof.exported.spans") < TRACES * SPANS_PER_TRACE) {
       assertThat(System.nanoTime()).as("forwarded within a minute").isLessThan(deadline);

@@ -3,9 +3,9 @@ package dev.spanprof.export;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.spanprof.analysis.span.TraceId;
+import dev.spanprof.assembly.ManualTimeSource;
 import dev.spanprof.testing.HttpOtlpReceiver.Answer;
 import dev.spanprof.testing.HttpOtlpReceiver;
-import dev.spanprof.testing.ManualRetryClock;
 import dev.spanprof.testing.Meters;
 import dev.spanprof.testing.Otlp;
 import dev.spanprof.testing.TestTraffic;
@@ -30,14 +30,13 @@ import org.junit.jupiter.api.TestInstance;
 @MicronautTest
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 @Property(name = "test.time", value = "manual")
-@Property(name = "test.retry-clock", value = "manual")
 @Property(name = "test.profiles", value = "recording")
 class HttpForwardingFailureTest implements TestPropertyProvider {
 
   private final HttpOtlpReceiver receiver = new HttpOtlpReceiver();
 
   @Inject ApplicationContext context;
-  @Inject ManualRetryClock retryClock;
+  @Inject ManualTimeSource time;
   @Inject Forwarder forwarder;
   @Inject MeterRegistry registry;
 
@@ -65,12 +64,12 @@ class HttpForwardingFailureTest implements TestPropertyProvider {
   void unavailableWithRetryAfter_waitsAtLeastThatLong() throws Exception {
     AtomicInteger calls = new AtomicInteger();
     receiver.answerWith(request -> calls.getAndIncrement() == 0 ? new Answer(503, "7", null) : null);
-    int waits = retryClock.sleeps().size();
+    int waits = time.sleeps().size();
 
     sendAndComplete(new TraceId(0x503, 1));
     assertThat(forwarder.awaitSent(Duration.ofSeconds(30))).isTrue();
 
-    List<Duration> sleeps = retryClock.sleeps();
+    List<Duration> sleeps = time.sleeps();
     assertThat(sleeps).hasSize(waits + 1);
     assertThat(sleeps.get(waits)).isGreaterThanOrEqualTo(Duration.ofSeconds(7));
     assertThat(new Meters(registry).count("spanprof.export.retries", "reason", "http_503")).isEqualTo(1);

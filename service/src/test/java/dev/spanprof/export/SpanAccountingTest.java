@@ -42,7 +42,6 @@ import org.junit.jupiter.api.Test;
 @MicronautTest
 @Property(name = "test.time", value = "manual")
 @Property(name = "test.profiles", value = "recording")
-@Property(name = "test.retry-clock", value = "manual")
 class SpanAccountingTest extends GrpcNextHopTest {
 
   private static final int SENDERS = 4;

@@ -20,10 +20,8 @@ import dev.spanprof.config.HistogramConfiguration;
 import dev.spanprof.config.MetricsConfiguration;
 import dev.spanprof.golden.GoldenCases;
 import dev.spanprof.ingest.OtlpTestSpans;
-import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -53,8 +51,8 @@ class DistributionServiceTest {
   void dimensions_addLabelsFromSpanThenResourceAttributes() {
     MetricsConfiguration metrics = new MetricsConfiguration();
     metrics.setDimensions(List.of("service.instance.id", "db.system"));
-    service = new DistributionService(new HistogramConfiguration(), metrics, new ManualTimeSource(),
-        Clock.systemUTC());
+    service = new DistributionService(new HistogramConfiguration(), metrics,
+        new ManualTimeSource());
 
     service.accept(FANOUT_TRACE, FANOUT_PROFILE, 0);
 
@@ -106,8 +104,9 @@ class DistributionServiceTest {
     ManualTimeSource time = new ManualTimeSource();
     time.advance(Duration.ofSeconds(7));
     Instant wall = Instant.parse("2026-11-26T01:00:00.250Z");
+    time.setWallClock(wall);
     service = new DistributionService(new HistogramConfiguration(), new MetricsConfiguration(),
-        time, Clock.fixed(wall, ZoneOffset.UTC));
+        time);
 
     service.accept(FANOUT_TRACE, FANOUT_PROFILE, time.nanoTime() + Duration.ofMillis(1_500).toNanos());
 
@@ -152,7 +151,7 @@ class DistributionServiceTest {
   private static DistributionService serviceExpiringSeriesAfterAMinute(ManualTimeSource time) {
     MetricsConfiguration metrics = new MetricsConfiguration();
     metrics.setSeriesExpiry(Duration.ofMinutes(1));
-    return new DistributionService(new HistogramConfiguration(), metrics, time, Clock.systemUTC());
+    return new DistributionService(new HistogramConfiguration(), metrics, time);
   }
 
   private static SpanRecord span(long trace, long spanId, long parentSpanId, String name) {
@@ -173,7 +172,7 @@ class DistributionServiceTest {
   @Test
   void spanSeries_ofManyOperations_eachFindsItsOwn() {
     service = new DistributionService(new HistogramConfiguration(), new MetricsConfiguration(),
-        new ManualTimeSource(), Clock.systemUTC());
+        new ManualTimeSource());
     TraceAnalyzer analyzer = new TraceAnalyzer(SpanMapping.defaults());
     int operations = 40;
     List<SpanRecord> spans = new ArrayList<>();
@@ -211,8 +210,8 @@ class DistributionServiceTest {
   void overflowingLabelSets_countEverySampleEveryTime() {
     MetricsConfiguration metrics = new MetricsConfiguration();
     metrics.setMaxSeries(3);
-    service = new DistributionService(new HistogramConfiguration(), metrics, new ManualTimeSource(),
-        Clock.systemUTC());
+    service = new DistributionService(new HistogramConfiguration(), metrics,
+        new ManualTimeSource());
 
     service.accept(FANOUT_TRACE, FANOUT_PROFILE, 0);
     long once = overflowSamples(service.registry());
@@ -247,7 +246,7 @@ class DistributionServiceTest {
         false);
     TraceProfile profile = new TraceAnalyzer(SpanMapping.defaults()).analyze(trace.traceId(), spans);
     service = new DistributionService(new HistogramConfiguration(), new MetricsConfiguration(),
-        new ManualTimeSource(), Clock.systemUTC());
+        new ManualTimeSource());
 
     service.accept(trace, profile, 0);
     service.accept(trace, profile, 0);
@@ -262,7 +261,7 @@ class DistributionServiceTest {
     MetricsConfiguration three = new MetricsConfiguration();
     three.setMaxSeries(3);
     DistributionService limited = new DistributionService(new HistogramConfiguration(), three,
-        new ManualTimeSource(), Clock.systemUTC());
+        new ManualTimeSource());
     try {
       limited.accept(trace, profile, 0);
       limited.accept(trace, profile, 0);
