@@ -2,10 +2,10 @@ package dev.spanprof.bench;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.spanprof.management.ManagementServer;
 import io.micronaut.context.ApplicationContext;
 import io.micronaut.grpc.server.GrpcEmbeddedServer;
 import io.micronaut.runtime.server.EmbeddedServer;
-import dev.spanprof.management.ManagementServer;
 import java.time.Duration;
 import java.util.Map;
 import org.junit.jupiter.api.Test;

@@ -2,8 +2,8 @@ package dev.spanprof.export;
 
 import com.google.protobuf.InvalidProtocolBufferException;
 import com.google.protobuf.util.JsonFormat;
-import dev.spanprof.config.ExportConfiguration.Compression;
 import dev.spanprof.config.ExportConfiguration;
+import dev.spanprof.config.ExportConfiguration.Compression;
 import dev.spanprof.otlp.OtlpJson;
 import io.opentelemetry.proto.collector.trace.v1.ExportTraceServiceRequest;
 import io.opentelemetry.proto.collector.trace.v1.ExportTraceServiceResponse;

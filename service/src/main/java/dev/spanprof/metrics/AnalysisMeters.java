@@ -2,9 +2,9 @@ package dev.spanprof.metrics;
 
 import dev.spanprof.analysis.span.Operation;
 import dev.spanprof.analysis.span.SpanRecord;
+import dev.spanprof.analysis.trace.TraceProfile;
 import dev.spanprof.analysis.trace.TraceProfile.SpanProfile;
 import dev.spanprof.analysis.trace.TraceProfile.StateTime;
-import dev.spanprof.analysis.trace.TraceProfile;
 import dev.spanprof.assembly.CompletedTrace;
 import dev.spanprof.profile.ProfileConsumer;
 import io.micrometer.core.instrument.DistributionSummary;

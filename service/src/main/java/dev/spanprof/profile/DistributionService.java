@@ -1,14 +1,14 @@
 package dev.spanprof.profile;
 
 import dev.spanprof.analysis.distribution.Distribution;
+import dev.spanprof.analysis.distribution.DistributionRegistry;
 import dev.spanprof.analysis.distribution.DistributionRegistry.Kind;
 import dev.spanprof.analysis.distribution.DistributionRegistry.SeriesKey;
-import dev.spanprof.analysis.distribution.DistributionRegistry;
 import dev.spanprof.analysis.span.SpanKind;
 import dev.spanprof.analysis.span.SpanRecord;
 import dev.spanprof.analysis.span.SpanStatus;
-import dev.spanprof.analysis.trace.TraceProfile.SpanProfile;
 import dev.spanprof.analysis.trace.TraceProfile;
+import dev.spanprof.analysis.trace.TraceProfile.SpanProfile;
 import dev.spanprof.assembly.CompletedTrace;
 import dev.spanprof.config.HistogramConfiguration;
 import dev.spanprof.config.MetricsConfiguration;

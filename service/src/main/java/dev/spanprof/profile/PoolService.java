@@ -1,7 +1,7 @@
 package dev.spanprof.profile;
 
-import dev.spanprof.analysis.pool.PoolWindows.PoolWindow;
 import dev.spanprof.analysis.pool.PoolWindows;
+import dev.spanprof.analysis.pool.PoolWindows.PoolWindow;
 import dev.spanprof.analysis.trace.TraceProfile;
 import dev.spanprof.assembly.CompletedTrace;
 import dev.spanprof.config.AssemblyConfiguration;

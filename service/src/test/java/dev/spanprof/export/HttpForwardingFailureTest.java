@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.spanprof.analysis.span.TraceId;
 import dev.spanprof.assembly.ManualTimeSource;
-import dev.spanprof.testing.HttpOtlpReceiver.Answer;
 import dev.spanprof.testing.HttpOtlpReceiver;
+import dev.spanprof.testing.HttpOtlpReceiver.Answer;
 import dev.spanprof.testing.Meters;
 import dev.spanprof.testing.Otlp;
 import dev.spanprof.testing.TestTraffic;

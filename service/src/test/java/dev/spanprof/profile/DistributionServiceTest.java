@@ -4,9 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.spanprof.analysis.TestSpans;
 import dev.spanprof.analysis.distribution.Distribution;
+import dev.spanprof.analysis.distribution.DistributionRegistry;
 import dev.spanprof.analysis.distribution.DistributionRegistry.Kind;
 import dev.spanprof.analysis.distribution.DistributionRegistry.SeriesKey;
-import dev.spanprof.analysis.distribution.DistributionRegistry;
 import dev.spanprof.analysis.span.SpanKind;
 import dev.spanprof.analysis.span.SpanMapping;
 import dev.spanprof.analysis.span.SpanRecord;
