@@ -1,7 +1,7 @@
 #!/bin/bash
-# One end-to-end run as BENCHMARKS.md has reported it since its thirty-second stop: the decode-only
-# sink as next hop, spanprof (ParallelGC, a 512 MB span store, -Xlog:gc) and the load generator
-# flat out with --compare, 4 streams, WARMUP seconds of warm-up (default 150, the steady state of
+# One end-to-end run as BENCHMARKS.md reports it (Targets): the decode-only sink as next hop,
+# spanprof (ParallelGC, a 512 MB span store, -Xlog:gc) and the load generator flat out with
+# --compare, 4 streams, WARMUP seconds of warm-up (default 150, the steady state of
 # a 512 MB store) and 60 s measured; /metrics scraped every 15 s through the whole run, as
 # Prometheus would. Prints the generator's report, then what the scrapes took, and the allocation
 # per accepted span from the GC log (bench/gc-allocation.py). Run from the repository root after

@@ -2,7 +2,7 @@
 # Where the machine's CPU goes when the load generator loads the decode-only sink alone, as its
 # --compare reference run does: the sink's and the generator's CPU per span over a 40 s window
 # after a 30 s warm-up, 4 streams flat out. With bench/cpu-split.sh's figures for spanprof's run,
-# this is the budget the end-to-end ratio leaves spanprof (BENCHMARKS.md, fifty-second stop).
+# this is the budget the end-to-end ratio leaves spanprof (BENCHMARKS.md, Targets).
 # Run from the repository root after `mvn -B -q install -DskipTests`.
 set -euo pipefail
 jar=bench/target/benchmarks.jar

@@ -30,7 +30,7 @@ start_spanprof_and_sink() {
     sleep 0.3
   done
   # Which gzip spanprof forwards through: without ISA-L (its headers missing when the service
-  # was built) the forwarding costs several times more, and so does the run (BENCHMARKS.md,
-  # forty-first stop).
+  # was built) the forwarding costs several times more, and so does the run
+  # (ExportRequestBenchmark.streamedIntoZlib against streamedIntoGzip).
   grep -ah 'Forwarding gzip' /tmp/spanprof-service.log | sed 's/.* - /spanprof: /' >&2 || true
 }
