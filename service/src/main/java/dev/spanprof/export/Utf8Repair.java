@@ -2,13 +2,11 @@ package dev.spanprof.export;
 
 import static java.nio.charset.StandardCharsets.UTF_8;
 
-import com.google.protobuf.CodedInputStream;
-import com.google.protobuf.CodedOutputStream;
-import com.google.protobuf.WireFormat;
 import dev.spanprof.analysis.span.SpanResource;
 import dev.spanprof.analysis.span.SpanScope;
+import dev.spanprof.otlp.InvalidOtlpException;
+import dev.spanprof.otlp.WireReader;
 import java.io.ByteArrayOutputStream;
-import java.io.IOException;
 import java.util.Arrays;
 import java.util.Map;
 import java.util.Set;
@@ -83,33 +81,43 @@ final class Utf8Repair {
       }
       return new ExportEntry(resource, scope, repairedSpan, 0, repairedSpan.length, null,
           new byte[0], 0, 0, null);
-    } catch (IOException malformed) {
+    } catch (InvalidOtlpException malformed) {
       return null;
     }
   }
 
   /** {@code message} repaired, or the same array when no string in it needed it. */
-  private static byte[] repair(byte[] message, Schema schema) throws IOException {
-    CodedInputStream in = CodedInputStream.newInstance(message);
-    ByteArrayOutputStream bytes = new ByteArrayOutputStream(message.length + 16);
-    CodedOutputStream out = CodedOutputStream.newInstance(bytes);
+  private static byte[] repair(byte[] message, Schema schema) throws InvalidOtlpException {
+    WireReader in = new WireReader(message, 0, message.length);
+    ByteArrayOutputStream out = new ByteArrayOutputStream(message.length + 16);
     boolean changed = false;
-    for (int tag = in.readTag(); tag != 0; tag = in.readTag()) {
-      int number = WireFormat.getTagFieldNumber(tag);
+    while (in.hasMore()) {
+      int fieldStart = in.position();
+      int tag = in.readTag();
+      int number = tag >>> 3;
       boolean string = STRINGS.getOrDefault(schema, Set.of()).contains(number);
       Schema inner = MESSAGES.getOrDefault(schema, Map.of()).get(number);
-      if (WireFormat.getTagWireType(tag) != WireFormat.WIRETYPE_LENGTH_DELIMITED
-          || !string && inner == null) {
-        in.skipField(tag, out);
+      if ((tag & 7) != WireReader.LENGTH_DELIMITED || !string && inner == null) {
+        in.skip(tag);
+        out.write(message, fieldStart, in.position() - fieldStart);
         continue;
       }
-      byte[] value = in.readByteArray();
+      int length = in.readLength();
+      byte[] value = Arrays.copyOfRange(message, in.fieldOffset(), in.fieldOffset() + length);
       byte[] repaired = string ? repairString(value) : repair(value, inner);
       changed |= repaired != value;
-      out.writeByteArray(number, repaired);
+      writeVarint(out, tag);
+      writeVarint(out, repaired.length);
+      out.write(repaired, 0, repaired.length);
     }
-    out.flush();
-    return changed ? bytes.toByteArray() : message;
+    return changed ? out.toByteArray() : message;
+  }
+
+  private static void writeVarint(ByteArrayOutputStream out, long value) {
+    for (; (value & ~0x7FL) != 0; value >>>= 7) {
+      out.write((int) (value & 0x7F) | 0x80);
+    }
+    out.write((int) value);
   }
 
   /** The string's bytes with each invalid sequence replaced, or the same array when valid. */

@@ -1,6 +1,7 @@
 package dev.spanprof.ingest;
 
 import dev.spanprof.otlp.InvalidOtlpException;
+import dev.spanprof.otlp.WireReader;
 import io.opentelemetry.proto.collector.trace.v1.ExportTraceServiceRequest;
 import io.opentelemetry.proto.trace.v1.ResourceSpans;
 import io.opentelemetry.proto.trace.v1.ScopeSpans;

@@ -11,6 +11,7 @@ import dev.spanprof.analysis.span.SpanScope;
 import dev.spanprof.analysis.span.SpanStatus;
 import dev.spanprof.analysis.store.SpanStore;
 import dev.spanprof.otlp.InvalidOtlpException;
+import dev.spanprof.otlp.WireReader;
 import io.opentelemetry.proto.collector.trace.v1.ExportTraceServiceRequest;
 import io.opentelemetry.proto.common.v1.InstrumentationScope;
 import io.opentelemetry.proto.trace.v1.ResourceSpans;

@@ -1,5 +1,7 @@
 /**
- * OTLP's JSON encoding, both ways ({@link dev.spanprof.otlp.OtlpJson}), and the exception for a
- * body that is not a decodable OTLP request: what ingest decodes and export encodes.
+ * The OTLP codecs ingest and export share: OTLP's JSON encoding, both ways
+ * ({@link dev.spanprof.otlp.OtlpJson}); a reader of the protobuf wire format in place
+ * ({@link dev.spanprof.otlp.WireReader}), which ingest walks requests with and export reads a
+ * span's fields with; and the exception for a body that is not a decodable OTLP request.
  */
 package dev.spanprof.otlp;

@@ -1,23 +1,22 @@
-package dev.spanprof.ingest;
-
-import dev.spanprof.otlp.InvalidOtlpException;
+package dev.spanprof.otlp;
 
 /**
  * Reads the protobuf wire format in place, over a window of one byte array: tags, varints, fixed
  * 64-bit values and length-delimited fields, each of the last only located (offset and length),
- * never copied. What {@link OtlpTraceMapper} walks OTLP requests with, so a request becomes span
- * records without the message tree protobuf's parser would build and throw away.
+ * never copied. Ingest walks OTLP requests with it, so that a request becomes span records without
+ * the message tree protobuf's parser would build and throw away; export reads a span's fields with
+ * it when it repairs their strings.
  *
  * <p>Malformed input (a truncated field, a length past the end of its message, a varint of more
  * than ten bytes, a group or an unknown wire type) throws {@link InvalidOtlpException}, saying
  * where. Not thread-safe; cheap enough to make one per message.
  */
-final class WireReader {
+public final class WireReader {
 
-  static final int VARINT = 0;
-  static final int FIXED64 = 1;
-  static final int LENGTH_DELIMITED = 2;
-  static final int FIXED32 = 5;
+  public static final int VARINT = 0;
+  public static final int FIXED64 = 1;
+  public static final int LENGTH_DELIMITED = 2;
+  public static final int FIXED32 = 5;
 
   private final byte[] buffer;
   private final int limit;
@@ -26,18 +25,18 @@ final class WireReader {
   private int fieldOffset;
 
   /** A reader of {@code buffer[offset, offset + length)}. */
-  WireReader(byte[] buffer, int offset, int length) {
+  public WireReader(byte[] buffer, int offset, int length) {
     this.buffer = buffer;
     this.position = offset;
     this.limit = offset + length;
   }
 
-  boolean hasMore() {
+  public boolean hasMore() {
     return position < limit;
   }
 
   /** The next tag: field number {@code tag >>> 3}, wire type {@code tag & 7}. */
-  int readTag() throws InvalidOtlpException {
+  public int readTag() throws InvalidOtlpException {
     long tag = readVarint();
     if ((tag >>> 3) == 0 || tag > Integer.MAX_VALUE) {
       throw malformed("invalid tag " + tag);
@@ -45,7 +44,7 @@ final class WireReader {
     return (int) tag;
   }
 
-  long readVarint() throws InvalidOtlpException {
+  public long readVarint() throws InvalidOtlpException {
     long value = 0;
     for (int shift = 0; shift < 64; shift += 7) {
       if (position >= limit) {
@@ -60,7 +59,7 @@ final class WireReader {
     throw malformed("varint longer than ten bytes");
   }
 
-  long readFixed64() throws InvalidOtlpException {
+  public long readFixed64() throws InvalidOtlpException {
     if (limit - position < 8) {
       throw malformed("truncated fixed64");
     }
@@ -76,7 +75,7 @@ final class WireReader {
    * Reads a length-delimited field's length and steps over its content, which then lies at
    * {@link #fieldOffset()}.
    */
-  int readLength() throws InvalidOtlpException {
+  public int readLength() throws InvalidOtlpException {
     long length = readVarint();
     if (length < 0 || length > limit - position) {
       throw malformed("truncated or misframed: a field of " + length
@@ -87,12 +86,17 @@ final class WireReader {
     return (int) length;
   }
 
-  int fieldOffset() {
+  public int fieldOffset() {
     return fieldOffset;
   }
 
+  /** Where the next read starts. */
+  public int position() {
+    return position;
+  }
+
   /** Steps over the value of a field with this tag. */
-  void skip(int tag) throws InvalidOtlpException {
+  public void skip(int tag) throws InvalidOtlpException {
     switch (tag & 7) {
       case VARINT -> readVarint();
       case FIXED64 -> skipBytes(8);
