@@ -1,20 +1,14 @@
 #!/bin/bash
 # Heap per buffered span: spanprof holds every span it accepts (trace timeout and age of ten
-# minutes, no next hop), and the heap after a full collection is read before and after a load of
-# 200 000 spans (2 streams at 40 000 spans/s for 5 s). Prints the spans accepted, the heap used
+# minutes: none completes, none is forwarded), and the heap after a full collection is read
+# before and after a load of 200 000 spans (2 streams at 40 000 spans/s for 5 s). Prints the spans accepted, the heap used
 # before and after, and the bytes per span held. Run from the repository root after
 # `mvn -B -q install -DskipTests`; SPANPROF_JAR measures another build of the service.
 set -euo pipefail
 jar=bench/target/benchmarks.jar
-java -Xmx1536m -XX:+UseParallelGC -Dspanprof.assembly.trace-timeout=10m \
-    -Dspanprof.assembly.max-trace-age=10m -Dspanprof.pools.lateness=11m \
-    -jar "${SPANPROF_JAR:-service/target/spanprof-all.jar}" > /tmp/spanprof-heap.log 2>&1 &
-service=$!
-trap 'kill $service 2>/dev/null || true; wait $service 2>/dev/null || true' EXIT
-until curl -sf localhost:9464/health/readiness > /dev/null; do
-  kill -0 "$service" 2> /dev/null || { echo "spanprof did not start: /tmp/spanprof-heap.log" >&2; exit 1; }
-  sleep 0.3
-done
+. bench/spanprof-and-sink.sh
+start_spanprof_and_sink "" -XX:+UseParallelGC -Dspanprof.assembly.trace-timeout=10m \
+    -Dspanprof.assembly.max-trace-age=10m -Dspanprof.pools.lateness=11m
 # The used heap after a full collection, in bytes.
 heap_after_gc() {
   jcmd "$service" GC.run > /dev/null
