@@ -1,9 +1,9 @@
 #!/bin/bash
 # Heap per buffered span: spanprof holds every span it accepts (trace timeout and age of ten
 # minutes: none completes, none is forwarded), and the heap after a full collection is read
-# before and after a load of 200 000 spans (2 streams at 40 000 spans/s for 5 s). Prints the spans accepted, the heap used
-# before and after, and the bytes per span held. Run from the repository root after
-# `mvn -B -q install -DskipTests`; SPANPROF_JAR measures another build of the service.
+# before and after a load of 200 000 spans (2 streams at 40 000 spans/s for 5 s). Prints the
+# spans accepted, the heap used before and after, and the bytes per span held. Run from the
+# repository root after `mvn -B -q install -DskipTests`; SPANPROF_JAR measures another build.
 set -euo pipefail
 jar=bench/target/benchmarks.jar
 . bench/spanprof-and-sink.sh
