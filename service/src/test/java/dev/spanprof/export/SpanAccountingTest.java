@@ -58,9 +58,14 @@ class SpanAccountingTest extends GrpcNextHopTest {
 
   SpanAccountingTest() throws IOException {}
 
+  /**
+   * Retries never give up here: each sweep moves the clock they are timed on 5 s on, many times
+   * while a batch waits out its backoff, and only the poisoned spans may fail.
+   */
   @Override
   Map<String, String> configuration() {
     return Map.of(
+        "spanprof.export.max-elapsed", "100000h",
         "spanprof.export.flush-interval", "1ms",
         "spanprof.export.max-batch-spans", "20",
         "spanprof.export.queue-spans", String.valueOf(QUEUE_SPANS),
