@@ -8,7 +8,7 @@ import java.util.List;
 
 /**
  * What one thread's analyses reuse: each analysis clears it first. At most about 2 MB a thread
- * (the arrays, six name tables of up to 64 names, the segments), whatever the largest trace.
+ * (the arrays, six name tables of up to 8 192 slots, the segments), whatever the largest trace.
  */
 final class AnalysisScratch {
   final ScratchArrays arrays = new ScratchArrays();
