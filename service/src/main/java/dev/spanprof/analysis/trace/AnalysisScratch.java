@@ -21,6 +21,7 @@ final class AnalysisScratch {
   final List<StateDefinition> stateDefinitions = new ArrayList<>();
   final Segments segments = new Segments();
   final Segments stateRuns = new Segments();
+  final Segments pathSegments = new Segments();
   /** Operations of recent spans, by their names' identity; kept from trace to trace. */
   private final Operation[] recentOperations = new Operation[64];
 
@@ -51,5 +52,6 @@ final class AnalysisScratch {
     stateDefinitions.clear();
     segments.clear();
     stateRuns.clear();
+    pathSegments.clear();
   }
 }

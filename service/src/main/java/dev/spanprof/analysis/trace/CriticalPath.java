@@ -23,6 +23,11 @@ final class CriticalPath {
   final int primaryRoot;
   /** The critical time of the primary root's tree: its duration. */
   final long primaryNs;
+  /**
+   * The primary root's path as the walk meets it, latest first: the cursor only ever moves back,
+   * so each segment ends where the one before it starts.
+   */
+  final Segments primaryPath;
 
   private final TraceSpans spans;
   private final SpanTree tree;
@@ -39,10 +44,12 @@ final class CriticalPath {
   /** Span ids with the sign bit flipped, so that signed order is the ids' unsigned order. */
   private long[] unsignedSpanIds;
 
-  private CriticalPath(TraceSpans spans, SpanTree tree, ScratchArrays arrays) {
+  private CriticalPath(TraceSpans spans, SpanTree tree, AnalysisScratch scratch) {
+    ScratchArrays arrays = scratch.arrays;
     this.spans = spans;
     this.tree = tree;
     this.arrays = arrays;
+    this.primaryPath = scratch.pathSegments;
     int n = spans.count;
     criticalNs = arrays.longs(n);
     onPath = arrays.booleans(n);
@@ -62,16 +69,16 @@ final class CriticalPath {
       }
     }
     primaryRoot = primary;
-    primaryNs = primary < 0 ? 0 : walk(primary);
+    primaryNs = primary < 0 ? 0 : walk(primary, primaryPath);
     for (int i = 0; i < n; i++) {
       if (tree.isRoot(i) && i != primary) {
-        walk(i);
+        walk(i, null);
       }
     }
   }
 
-  static CriticalPath of(TraceSpans spans, SpanTree tree, ScratchArrays arrays) {
-    return new CriticalPath(spans, tree, arrays);
+  static CriticalPath of(TraceSpans spans, SpanTree tree, AnalysisScratch scratch) {
+    return new CriticalPath(spans, tree, scratch);
   }
 
   /** Root a comes before root b: earlier, then longer, then by unsigned span id. */
@@ -96,8 +103,10 @@ final class CriticalPath {
    * its cursor. The frames take {@link #walkChildren} as a stack: a frame's children start where
    * its parent frame's end, and a span is a child of one span only, so they never need more than
    * n places, and a span's frame can be kept at its own position.
+   *
+   * @param path where the walk's segments go, latest first; null when nobody wants them
    */
-  private long walk(int root) {
+  private long walk(int root, Segments path) {
     clippedFrom[root] = spans.startNanos[root];
     clippedTo[root] = spans.endNanos[root];
     open(root, 0);
@@ -118,6 +127,7 @@ final class CriticalPath {
         walkNext[s] = next + 1;
         criticalNs[s] += cursor - clippedTo[child];
         total += cursor - clippedTo[child];
+        record(path, s, clippedTo[child], cursor);
         walkCursor[s] = clippedFrom[child];
         onPath[child] = true;
         open(child, frameEnd);
@@ -125,10 +135,17 @@ final class CriticalPath {
       } else {
         criticalNs[s] += cursor - clippedFrom[s];
         total += cursor - clippedFrom[s];
+        record(path, s, clippedFrom[s], cursor);
         depth--;
       }
     }
     return total;
+  }
+
+  private static void record(Segments path, int s, long from, long to) {
+    if (path != null && to > from) {
+      path.add(from, to, s);
+    }
   }
 
   /**

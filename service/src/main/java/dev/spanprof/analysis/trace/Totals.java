@@ -6,12 +6,13 @@ import dev.spanprof.analysis.internal.ScratchArrays;
  * The totals of the per-trace analysis, semantics.md §2 table: over the activity spans (every
  * span but allocation spans).
  *
+ * @param startNanos their earliest start, 0 without one
  * @param spanTimeNs the sum of their durations
  * @param ttxNs the length of the union of their intervals
  * @param ttcNs their latest end less their earliest start
  * @param resourceTimeNs the sum over resources of each one's busy time
  */
-record Totals(long spanTimeNs, long ttxNs, long ttcNs, long resourceTimeNs) {
+record Totals(long startNanos, long spanTimeNs, long ttxNs, long ttcNs, long resourceTimeNs) {
 
   static Totals of(TraceSpans spans, ResourceTimeline timeline, ScratchArrays arrays) {
     long spanTime = 0;
@@ -32,8 +33,9 @@ record Totals(long spanTimeNs, long ttxNs, long ttcNs, long resourceTimeNs) {
     }
     long ttx = Intervals.unionLength(timelineByStart, timelineCount, spans.startNanos,
         spans.endNanos);
-    long ttc = minStart == Long.MAX_VALUE ? 0 : maxEnd - minStart;
-    return new Totals(spanTime, ttx, ttc, timeline.resourceTimeNs());
+    boolean any = minStart != Long.MAX_VALUE;
+    return new Totals(any ? minStart : 0, spanTime, ttx, any ? maxEnd - minStart : 0,
+        timeline.resourceTimeNs());
   }
 
   /** resourceTimeNs / ttxNs, 0 when ttx is 0. */

@@ -8,6 +8,7 @@ import dev.spanprof.analysis.span.SpanRecord;
 import dev.spanprof.analysis.span.TraceId;
 import dev.spanprof.analysis.trace.TraceProfile.OperationTime;
 import dev.spanprof.analysis.trace.TraceProfile.ResourceBusy;
+import dev.spanprof.analysis.trace.TraceProfile.Segment;
 import dev.spanprof.analysis.trace.TraceProfile.ServicePoolStateTime;
 import dev.spanprof.analysis.trace.TraceProfile.SpanProfile;
 import dev.spanprof.analysis.trace.TraceProfile.StateTime;
@@ -66,15 +67,26 @@ public final class TraceAnalyzer {
     Totals totals = Totals.of(mapped, timeline, arrays);
     StateTimes stateTimes = StateTimes.of(mapped, timeline.stateRuns, arrays);
     long[] selfNs = SelfTimes.of(mapped, tree, arrays);
-    CriticalPath criticalPath = CriticalPath.of(mapped, tree, arrays);
-    return new TraceProfile(traceId, mapped.count, totals.spanTimeNs(), totals.ttxNs(),
-        totals.ttcNs(), totals.resourceTimeNs(), totals.parallelism(), criticalPath.primaryNs,
-        stateRows(mapped, timeline, stateTimes), resourceRows(mapped, timeline),
-        operationRows(mapped, timeline), mapped.operations.copyOfNames(),
-        spanRows(mapped, tree, selfNs, criticalPath), PoolUsages.of(mapped, timeline.segments),
-        servicePoolStateRows(mapped, timeline, arrays),
+    CriticalPath criticalPath = CriticalPath.of(mapped, tree, scratch);
+    return new TraceProfile(traceId, mapped.count, totals.startNanos(), totals.spanTimeNs(),
+        totals.ttxNs(), totals.ttcNs(), totals.resourceTimeNs(), totals.parallelism(),
+        criticalPath.primaryNs, stateRows(mapped, timeline, stateTimes),
+        resourceRows(mapped, timeline), operationRows(mapped, timeline),
+        mapped.operations.copyOfNames(), spanRows(mapped, tree, selfNs, criticalPath),
+        PoolUsages.of(mapped, timeline.segments), servicePoolStateRows(mapped, timeline, arrays),
         keepsSegments ? PoolUsages.chosenSegments(mapped, timeline.segments) : List.of(),
-        criticalPath.primaryRoot);
+        criticalPath.primaryRoot, segmentRows(timeline.segments, false),
+        segmentRows(criticalPath.primaryPath, true));
+  }
+
+  /** The segments as rows, in their order or, for the path (found latest first), reversed. */
+  private static List<Segment> segmentRows(Segments segments, boolean reversed) {
+    Segment[] rows = new Segment[segments.size];
+    for (int k = 0; k < segments.size; k++) {
+      rows[reversed ? segments.size - 1 - k : k] =
+          new Segment(segments.owner[k], segments.from[k], segments.to[k]);
+    }
+    return List.of(rows);
   }
 
   // Rows list what held some resource for some time: a state, resource or operation that never
@@ -122,7 +134,8 @@ public final class TraceAnalyzer {
       result.add(new SpanProfile(spans.span[i].spanId(), spans.resources.name(spans.resource[i]),
           spans.pools.name(spans.pool[i]), spans.states.name(spans.state[i]), selfNs[i],
           criticalPath.criticalNs[i], criticalPath.onPath[i], spans.allocation[i],
-          tree.parent[i], spans.operation[i]));
+          tree.parent[i], spans.operation[i], spans.span[i].kind(), spans.startNanos[i],
+          spans.endNanos[i]));
     }
     return result;
   }

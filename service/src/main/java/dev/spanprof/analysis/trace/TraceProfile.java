@@ -2,6 +2,7 @@ package dev.spanprof.analysis.trace;
 
 import dev.spanprof.analysis.pool.ChosenSegment;
 import dev.spanprof.analysis.span.Operation;
+import dev.spanprof.analysis.span.SpanKind;
 import dev.spanprof.analysis.span.TraceId;
 import java.util.List;
 import java.util.Map;
@@ -12,6 +13,7 @@ import java.util.Map;
  *
  * @param traceId the trace
  * @param spanCount all spans, allocation spans and duplicates included
+ * @param startNanos the earliest start of an activity span (where TTC starts), 0 without one
  * @param spanTimeNs Σ durations of activity spans (double counts nesting)
  * @param ttxNs length of the union of activity intervals
  * @param ttcNs latest end − earliest start of activity spans
@@ -32,10 +34,15 @@ import java.util.Map;
  * @param segments what each resource's chosen span was, over time: the input of the pool windows
  *     that account for many traces together; empty from an analyzer that does not keep them
  * @param primaryRoot the position of the primary root span (earliest, then longest root), or -1
+ * @param lanes the resource lanes: every resource's chosen span over time, resource by resource
+ *     in order of first appearance, each in time order, adjacent segments of one span merged
+ * @param criticalPath the primary root's critical path in time order: which span held it over
+ *     which interval; the lengths sum to {@code criticalPathNs}
  */
 public record TraceProfile(
     TraceId traceId,
     int spanCount,
+    long startNanos,
     long spanTimeNs,
     long ttxNs,
     long ttcNs,
@@ -50,7 +57,9 @@ public record TraceProfile(
     List<PoolUsage> pools,
     List<ServicePoolStateTime> resourceTimeByServicePoolState,
     List<ChosenSegment> segments,
-    int primaryRoot) {
+    int primaryRoot,
+    List<Segment> lanes,
+    List<Segment> criticalPath) {
 
   /** Per state: Σ_r time in it, time any resource is in it, time it dominates. */
   public record StateTime(String state, long resourceNs, long inclusiveNs, long exclusiveNs) {}
@@ -69,6 +78,8 @@ public record TraceProfile(
    * @param parentIndex the position of the span's parent in the span tree (first span of an id,
    *     cycles broken), or -1 for a root or a duplicate
    * @param operation the position of the span's operation in {@link #distinctOperations}
+   * @param startNanos the span's start as received
+   * @param endNanos the span's end as received (or its start, when it ended before it)
    */
   public record SpanProfile(
       long spanId,
@@ -80,7 +91,13 @@ public record TraceProfile(
       boolean onCriticalPath,
       boolean allocation,
       int parentIndex,
-      int operation) {}
+      int operation,
+      SpanKind kind,
+      long startNanos,
+      long endNanos) {}
+
+  /** Over [startNanos, endNanos) the span at position {@code span} held a lane or the path. */
+  public record Segment(int span, long startNanos, long endNanos) {}
 
   /**
    * Utilization and CPU attribution of one allocation span's pool over the span's interval.
@@ -98,9 +115,10 @@ public record TraceProfile(
 
   /** The same profile without its segments, for keeping: they are only needed once. */
   public TraceProfile withoutSegments() {
-    return new TraceProfile(traceId, spanCount, spanTimeNs, ttxNs, ttcNs, resourceTimeNs,
-        parallelism, criticalPathNs, states, resources, operations, distinctOperations, spans, pools,
-        resourceTimeByServicePoolState, List.of(), primaryRoot);
+    return new TraceProfile(traceId, spanCount, startNanos, spanTimeNs, ttxNs, ttcNs,
+        resourceTimeNs, parallelism, criticalPathNs, states, resources, operations,
+        distinctOperations, spans, pools, resourceTimeByServicePoolState, List.of(), primaryRoot,
+        lanes, criticalPath);
   }
 
   /** Resource time by the chosen span's service, pool and state. */

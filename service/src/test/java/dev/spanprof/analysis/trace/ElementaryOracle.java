@@ -125,7 +125,7 @@ final class ElementaryOracle {
   }
 
   /** The chosen span of resource r over [t, ...): -1 when the resource is idle. */
-  private int chosen(String r, long t) {
+  int chosen(String r, long t) {
     List<Integer> active = new ArrayList<>();
     for (int i = 0; i < n; i++) {
       if (!allocation[i] && resource(i).equals(r) && start[i] <= t && t < end[i]) {

@@ -12,13 +12,16 @@ import dev.spanprof.analysis.span.SpanResource;
 import dev.spanprof.analysis.trace.TraceProfile.OperationTime;
 import dev.spanprof.analysis.trace.TraceProfile.PoolUsage;
 import dev.spanprof.analysis.trace.TraceProfile.ResourceBusy;
+import dev.spanprof.analysis.trace.TraceProfile.Segment;
 import dev.spanprof.analysis.trace.TraceProfile.SpanProfile;
 import dev.spanprof.analysis.trace.TraceProfile.StateTime;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
+import java.util.TreeSet;
 import java.util.concurrent.FutureTask;
 import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;
@@ -173,6 +176,57 @@ class TraceAnalyzerPropertyTest {
         new FutureTask<>(() -> new TraceAnalyzer(MAPPING).analyze(TraceBuilder.TRACE, spans));
     new Thread(fresh).start();
     return fresh.get();
+  }
+
+  /**
+   * What the UI draws, against the oracle: at every instant each resource's lane shows the span
+   * the oracle chooses, and the primary root's path runs without a gap from the root's start to
+   * its end, giving each span of the root's tree its critical time and no other span any.
+   */
+  @Property(tries = 400)
+  void lanesAndCriticalPath_agreeWithTheOracle(@ForAll("traces") List<SpanRecord> spans) {
+    TraceProfile profile = new TraceAnalyzer(MAPPING).analyze(TraceBuilder.TRACE, spans);
+    ElementaryOracle oracle = new ElementaryOracle(spans, MAPPING);
+
+    Set<String> resources = new TreeSet<>();
+    profile.spans().forEach(span -> resources.add(span.resource()));
+    for (String resource : resources) {
+      for (long t = -5; t < 70; t++) {
+        long instant = t;
+        List<Integer> shown = profile.lanes().stream()
+            .filter(lane -> profile.spans().get(lane.span()).resource().equals(resource))
+            .filter(lane -> lane.startNanos() <= instant && instant < lane.endNanos())
+            .map(Segment::span)
+            .toList();
+        int expected = oracle.chosen(resource, t);
+        assertThat(shown).as("lane of %s at %d", resource, t)
+            .isEqualTo(expected < 0 ? List.of() : List.of(expected));
+      }
+    }
+
+    List<Segment> path = profile.criticalPath();
+    long[] pathNs = new long[spans.size()];
+    if (oracle.primaryRoot < 0) {
+      assertThat(path).isEmpty();
+    } else {
+      SpanRecord root = spans.get(oracle.primaryRoot);
+      long cursor = root.startNanos();
+      for (Segment segment : path) {
+        assertThat(segment.startNanos()).as("the path has no gap").isEqualTo(cursor);
+        assertThat(segment.endNanos()).isGreaterThan(segment.startNanos());
+        cursor = segment.endNanos();
+        pathNs[segment.span()] += segment.endNanos() - segment.startNanos();
+      }
+      assertThat(cursor).isEqualTo(Math.max(root.startNanos(), root.endNanos()));
+    }
+    for (int i = 0; i < spans.size(); i++) {
+      boolean inPrimaryTree = false;
+      for (int a = i; a >= 0; a = profile.spans().get(a).parentIndex()) {
+        inPrimaryTree |= a == oracle.primaryRoot;
+      }
+      assertThat(pathNs[i]).as("path time of span %d", i)
+          .isEqualTo(inPrimaryTree ? oracle.critical[i] : 0);
+    }
   }
 
   @Property(tries = 400)
