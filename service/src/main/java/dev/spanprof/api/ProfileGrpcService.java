@@ -17,8 +17,11 @@ import dev.spanprof.v1.GetEdgesRequest;
 import dev.spanprof.v1.GetPoolsRequest;
 import dev.spanprof.v1.GetRankingRequest;
 import dev.spanprof.v1.GetTraceProfileRequest;
+import dev.spanprof.v1.LaneSegment;
+import dev.spanprof.v1.ListTracesRequest;
 import dev.spanprof.v1.Neighbour;
 import dev.spanprof.v1.OperationTime;
+import dev.spanprof.v1.PathSegment;
 import dev.spanprof.v1.PoolProfile;
 import dev.spanprof.v1.Pools;
 import dev.spanprof.v1.ProfileServiceGrpc;
@@ -28,6 +31,7 @@ import dev.spanprof.v1.Ranking;
 import dev.spanprof.v1.ResourceBusy;
 import dev.spanprof.v1.SpanProfile;
 import dev.spanprof.v1.StateTime;
+import dev.spanprof.v1.TraceList;
 import io.grpc.Status;
 import io.grpc.stub.StreamObserver;
 import jakarta.inject.Singleton;
@@ -69,11 +73,39 @@ final class ProfileGrpcService extends ProfileServiceGrpc.ProfileServiceImplBase
       responses.onError(Status.INVALID_ARGUMENT.withDescription(e.getMessage()).asRuntimeException());
       return;
     }
-    profiles.get(traceId).map(TraceProfileView::of).ifPresentOrElse(view -> {
+    profiles.find(traceId).map(recent -> TraceProfileView.of(recent.profile(), recent.summary()))
+        .ifPresentOrElse(view -> {
       responses.onNext(traceProfile(view));
       responses.onCompleted();
     }, () -> responses.onError(Status.NOT_FOUND
         .withDescription("no recently analysed trace " + traceId.toHex()).asRuntimeException()));
+  }
+
+  @Override
+  public void listTraces(ListTracesRequest request, StreamObserver<TraceList> responses) {
+    TraceQuery query;
+    try {
+      query = TraceQuery.parse(orNull(request.getService()), orNull(request.getOperation()),
+          orNull(request.getContainsService()), orNull(request.getContainsOperation()),
+          Long.toString(request.getMinTtcNs()),
+          request.getMaxTtcNs() == 0 ? null : Long.toString(request.getMaxTtcNs()),
+          Double.toString(request.getMinParallelism()),
+          request.getMaxParallelism() == 0 ? null : Double.toString(request.getMaxParallelism()),
+          orNull(request.getCompletion()), orNull(request.getOrder()),
+          request.getLimit() == 0 ? null : Integer.toString(request.getLimit()));
+    } catch (IllegalArgumentException e) {
+      responses.onError(Status.INVALID_ARGUMENT.withDescription(e.getMessage()).asRuntimeException());
+      return;
+    }
+    TraceList.Builder answer = TraceList.newBuilder();
+    profiles.search(query).forEach(summary -> answer.addTraces(traceSummary(summary)));
+    responses.onNext(answer.build());
+    responses.onCompleted();
+  }
+
+  /** proto3 strings are never absent: empty means not given. */
+  private static String orNull(String value) {
+    return value.isEmpty() ? null : value;
   }
 
   @Override
@@ -253,14 +285,53 @@ final class ProfileGrpcService extends ProfileServiceGrpc.ProfileServiceImplBase
         .setResource(span.resource())
         .setState(span.state())
         .setSelfTimeNs(span.selfTimeNs())
-        .setCriticalPathNs(span.criticalPathNs())));
+        .setCriticalPathNs(span.criticalPathNs())
+        .setName(span.name())
+        .setService(span.service())
+        .setKind(span.kind().name())
+        .setParentSpanId(span.parentSpanId() == null ? "" : span.parentSpanId())
+        .setStartNanos(span.startNanos())
+        .setEndNanos(span.endNanos())
+        .setOnCriticalPath(span.onCriticalPath())));
     view.pools().forEach(pool -> profile.addPools(PoolProfile.newBuilder()
         .setPool(pool.pool())
         .setCapacity(pool.capacity())
         .setAvailableNs(pool.availableNs())
         .putAllUtilization(pool.utilization())
         .putAllAttributionNs(pool.attributionNs())));
+    profile.setStartNanos(view.startNanos());
+    view.lanes().forEach(lane -> profile.addLanes(LaneSegment.newBuilder()
+        .setResource(lane.resource())
+        .setStartNanos(lane.startNanos())
+        .setEndNanos(lane.endNanos())
+        .setState(lane.state())
+        .setSpanId(lane.spanId())));
+    view.criticalPathSegments().forEach(segment -> profile.addCriticalPathSegments(
+        PathSegment.newBuilder()
+            .setSpanId(segment.spanId())
+            .setStartNanos(segment.startNanos())
+            .setEndNanos(segment.endNanos())));
+    if (view.summary() != null) {
+      profile.setSummary(traceSummary(view.summary()));
+    }
     return profile.build();
+  }
+
+  private static dev.spanprof.v1.TraceSummary traceSummary(TraceSummary summary) {
+    return dev.spanprof.v1.TraceSummary.newBuilder()
+        .setTraceId(summary.traceId())
+        .setRootService(summary.rootService())
+        .setRootOperation(summary.rootOperation())
+        .setStartNanos(summary.startNanos())
+        .setTtcNs(summary.ttcNs())
+        .setTtxNs(summary.ttxNs())
+        .setResourceTimeNs(summary.resourceTimeNs())
+        .setParallelism(summary.parallelism())
+        .setCriticalPathNs(summary.criticalPathNs())
+        .setSpanCount(summary.spanCount())
+        .setCompletion(summary.completion())
+        .setComplete(summary.complete())
+        .build();
   }
 
   private static Neighbour neighbour(RankingView.Neighbour view) {

@@ -2,7 +2,9 @@ package dev.spanprof.api;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 import dev.spanprof.analysis.span.Ids;
+import dev.spanprof.analysis.span.SpanKind;
 import dev.spanprof.analysis.trace.TraceProfile;
+import dev.spanprof.analysis.trace.TraceProfile.SpanProfile;
 import io.micronaut.serde.annotation.Serdeable;
 import java.util.Comparator;
 import java.util.List;
@@ -13,6 +15,10 @@ import java.util.Map;
  * {@code *.expected.json} files, ids in lower-case hex, states, resources and operations sorted
  * by name (operations by service, then name), spans by span id. Empty lists are written out
  * ({@code "pools": []}), not omitted as Micronaut Serde would by default.
+ *
+ * <p>After the golden files' fields come those the UI's pictures need, each straight from the
+ * analysis: the spans' names, times and tree parents, the resource lanes and the primary root's
+ * critical path, and the trace's row in the list of recent traces (null outside the service).
  */
 @Serdeable
 @JsonInclude(JsonInclude.Include.ALWAYS)
@@ -29,7 +35,11 @@ public record TraceProfileView(
     List<Resource> resources,
     List<Operation> operations,
     List<Span> spans,
-    List<Pool> pools) {
+    List<Pool> pools,
+    long startNanos,
+    List<Lane> lanes,
+    List<PathSegment> criticalPathSegments,
+    TraceSummary summary) {
 
   @Serdeable
   public record State(String state, long resourceNs, long inclusiveNs, long exclusiveNs) {}
@@ -40,9 +50,33 @@ public record TraceProfileView(
   @Serdeable
   public record Operation(String service, String name, long resourceTimeNs) {}
 
+  /**
+   * @param parentSpanId the parent in the analysed span tree: null for a root, a duplicate, an
+   *     orphan or where a parent cycle was broken
+   */
   @Serdeable
   public record Span(
-      String spanId, String resource, String state, long selfTimeNs, long criticalPathNs) {}
+      String spanId,
+      String resource,
+      String state,
+      long selfTimeNs,
+      long criticalPathNs,
+      String name,
+      String service,
+      SpanKind kind,
+      String parentSpanId,
+      long startNanos,
+      long endNanos,
+      boolean onCriticalPath) {}
+
+  /** Over [startNanos, endNanos) the resource's chosen span was spanId, in this state. */
+  @Serdeable
+  public record Lane(
+      String resource, long startNanos, long endNanos, String state, String spanId) {}
+
+  /** Over [startNanos, endNanos) the critical path ran through spanId. */
+  @Serdeable
+  public record PathSegment(String spanId, long startNanos, long endNanos) {}
 
   @Serdeable
   public record Pool(
@@ -52,7 +86,13 @@ public record TraceProfileView(
       Map<String, Double> utilization,
       Map<String, Double> attributionNs) {}
 
+  /** The view of a profile analysed outside the service: without its summary. */
   public static TraceProfileView of(TraceProfile profile) {
+    return of(profile, null);
+  }
+
+  static TraceProfileView of(TraceProfile profile, TraceSummary summary) {
+    List<SpanProfile> spans = profile.spans();
     return new TraceProfileView(
         profile.traceId().toHex(),
         profile.spanCount(),
@@ -73,14 +113,32 @@ public record TraceProfileView(
             .map(o -> new Operation(o.service(), o.name(), o.resourceTimeNs()))
             .sorted(Comparator.comparing(Operation::service).thenComparing(Operation::name))
             .toList(),
-        profile.spans().stream()
-            .map(s -> new Span(Ids.toHex(s.spanId()), s.resource(), s.state(), s.selfTimeNs(),
-                s.criticalPathNs()))
+        spans.stream().map(s -> span(profile, s))
             .sorted(Comparator.comparing(Span::spanId))
             .toList(),
         profile.pools().stream()
             .map(p -> new Pool(p.pool(), p.capacity(), p.availableNs(), p.utilization(),
                 p.attributionNs()))
-            .toList());
+            .toList(),
+        profile.startNanos(),
+        profile.lanes().stream()
+            .map(l -> new Lane(spans.get(l.span()).resource(), l.startNanos(), l.endNanos(),
+                spans.get(l.span()).state(), Ids.toHex(spans.get(l.span()).spanId())))
+            .toList(),
+        profile.criticalPath().stream()
+            .map(p -> new PathSegment(Ids.toHex(spans.get(p.span()).spanId()), p.startNanos(),
+                p.endNanos()))
+            .toList(),
+        summary);
+  }
+
+  private static Span span(TraceProfile profile, SpanProfile s) {
+    dev.spanprof.analysis.span.Operation operation =
+        profile.distinctOperations().get(s.operation());
+    String parent = s.parentIndex() < 0 ? null
+        : Ids.toHex(profile.spans().get(s.parentIndex()).spanId());
+    return new Span(Ids.toHex(s.spanId()), s.resource(), s.state(), s.selfTimeNs(),
+        s.criticalPathNs(), operation.name(), operation.service(), s.kind(), parent,
+        s.startNanos(), s.endNanos(), s.onCriticalPath());
   }
 }

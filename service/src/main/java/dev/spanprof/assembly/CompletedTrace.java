@@ -29,4 +29,15 @@ public record CompletedTrace(
   public int spanCount() {
     return spans.size();
   }
+
+  /**
+   * Whether the trace is whole as far as spanprof can tell: its primary root is a real root (no
+   * parent id), and it is neither a fragment nor cut short by eviction or the span limit.
+   */
+  public boolean isComplete(SpanRecord primaryRoot) {
+    return primaryRoot.parentSpanId() == 0
+        && !fragment
+        && completion != Completion.EVICTED
+        && completion != Completion.SPAN_LIMIT;
+  }
 }

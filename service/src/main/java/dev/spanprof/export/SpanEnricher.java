@@ -11,7 +11,6 @@ import dev.spanprof.analysis.store.SpanStore;
 import dev.spanprof.analysis.trace.TraceProfile;
 import dev.spanprof.analysis.trace.TraceProfile.SpanProfile;
 import dev.spanprof.assembly.CompletedTrace;
-import dev.spanprof.assembly.Completion;
 import io.opentelemetry.proto.trace.v1.Span;
 import java.util.ArrayList;
 import java.util.IdentityHashMap;
@@ -87,7 +86,7 @@ final class SpanEnricher {
           added.integer(TRACE_TTX, profile.ttxNs());
           added.integer(TRACE_TTC, profile.ttcNs());
           added.number(TRACE_PARALLELISM, profile.parallelism());
-          added.bool(TRACE_COMPLETE, complete(trace, span));
+          added.bool(TRACE_COMPLETE, trace.isComplete(span));
         }
         entries.add(added.encode(writer));
       }
@@ -97,14 +96,6 @@ final class SpanEnricher {
     }
     Slab.retain(entries, ExportEntry::slab);
     return entries;
-  }
-
-  /** False when the trace's real root never arrived, or it was cut short or is a fragment. */
-  private static boolean complete(CompletedTrace trace, SpanRecord primaryRoot) {
-    return primaryRoot.parentSpanId() == 0
-        && !trace.fragment()
-        && trace.completion() != Completion.EVICTED
-        && trace.completion() != Completion.SPAN_LIMIT;
   }
 
   /** An attribute's key, and its UTF-8 encoding, made once. */

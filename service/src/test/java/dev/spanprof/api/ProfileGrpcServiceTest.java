@@ -19,7 +19,9 @@ import dev.spanprof.v1.GetEdgesRequest;
 import dev.spanprof.v1.GetPoolsRequest;
 import dev.spanprof.v1.GetRankingRequest;
 import dev.spanprof.v1.GetTraceProfileRequest;
+import dev.spanprof.v1.ListTracesRequest;
 import dev.spanprof.v1.ProfileServiceGrpc;
+import dev.spanprof.v1.TraceSummary;
 import dev.spanprof.v1.RankingSort;
 import io.grpc.ManagedChannel;
 import io.grpc.Status;
@@ -91,6 +93,35 @@ class ProfileGrpcServiceTest {
     assertThat(profile.getStatesCount()).isEqualTo(expected.getAsJsonArray("states").size());
     assertThat(profile.getPools(0).getAttributionNsMap().get("wait.s3"))
         .isCloseTo(14183333333.333334, within(1e-3));
+  }
+
+  @Test
+  void getTraceProfile_carriesThePicturesAndTheSummary() {
+    dev.spanprof.v1.TraceProfile profile = stub.getTraceProfile(GetTraceProfileRequest.newBuilder()
+        .setTraceId(ByteString.copyFrom(HexFormat.of().parseHex(TRACE))).build());
+
+    assertThat(profile.getCriticalPathSegmentsList().stream()
+        .mapToLong(segment -> segment.getEndNanos() - segment.getStartNanos()).sum())
+        .isEqualTo(profile.getCriticalPathNs());
+    assertThat(profile.getLanesList().stream()
+        .mapToLong(lane -> lane.getEndNanos() - lane.getStartNanos()).sum())
+        .isEqualTo(profile.getResourceTimeNs());
+    assertThat(profile.getSpansList()).allSatisfy(span -> assertThat(span.getName()).isNotEmpty());
+    assertThat(profile.getSummary().getTraceId()).isEqualTo(TRACE);
+    assertThat(profile.getSummary().getTtcNs()).isEqualTo(profile.getTtcNs());
+  }
+
+  @Test
+  void listTraces_answersTheSummariesAndRefusesAMalformedOrder() {
+    var list = stub.listTraces(ListTracesRequest.newBuilder().setOrder("slowest").build());
+    StatusRuntimeException malformed = catchThrowableOfType(StatusRuntimeException.class,
+        () -> stub.listTraces(ListTracesRequest.newBuilder().setOrder("oldest").build()));
+
+    assertThat(list.getTracesList()).extracting(TraceSummary::getTraceId).containsExactly(TRACE);
+    assertThat(list.getTraces(0).getCompletion()).isEqualTo("timeout");
+    assertThat(malformed.getStatus().getCode()).isEqualTo(Status.Code.INVALID_ARGUMENT);
+    assertThat(malformed.getStatus().getDescription())
+        .isEqualTo("order must be newest or slowest, got 'oldest'");
   }
 
   @Test

@@ -1,10 +1,15 @@
 package dev.spanprof.api;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.spanprof.analysis.pool.ChosenSegment;
+import dev.spanprof.analysis.span.SpanMapping;
+import dev.spanprof.analysis.span.SpanRecord;
 import dev.spanprof.analysis.span.StateClass;
 import dev.spanprof.analysis.span.TraceId;
+import dev.spanprof.analysis.trace.TraceAnalyzer;
+import dev.spanprof.analysis.trace.TraceBuilder;
 import dev.spanprof.analysis.trace.TraceProfile;
 import dev.spanprof.assembly.CompletedTrace;
 import dev.spanprof.assembly.Completion;
@@ -71,6 +76,103 @@ class RecentProfilesTest {
     assertThat(recent.get(other)).map(TraceProfile::spanCount).hasValue(9);
   }
 
+  @Test
+  void search_byDefault_listsTheNewestFirstUpToTheLimit() {
+    RecentProfiles recent = recentProfiles(10);
+    for (long low = 1; low <= 4; low++) {
+      analyse(recent, new TraceId(0, low), "GET /" + low, 10 * low, Completion.TIMEOUT);
+    }
+
+    assertThat(recent.search(query(null, null, null, null)))
+        .extracting(TraceSummary::rootOperation)
+        .containsExactly("GET /4", "GET /3", "GET /2", "GET /1");
+    assertThat(recent.search(query(null, null, null, "2")))
+        .extracting(TraceSummary::rootOperation).containsExactly("GET /4", "GET /3");
+  }
+
+  @Test
+  void search_slowest_ordersByTtcDescending() {
+    RecentProfiles recent = recentProfiles(10);
+    long[] ttcs = {30, 10, 50, 20};
+    for (int k = 0; k < ttcs.length; k++) {
+      analyse(recent, new TraceId(0, k + 1), "GET /" + k, ttcs[k], Completion.TIMEOUT);
+    }
+
+    assertThat(recent.search(query(null, null, "slowest", "3")))
+        .extracting(TraceSummary::ttcNs).containsExactly(50L, 30L, 20L);
+  }
+
+  @Test
+  void search_filters_matchRootOperationTtcCompletionAndContainedOperation() {
+    RecentProfiles recent = recentProfiles(10);
+    analyse(recent, new TraceId(0, 1), "GET /a", 10, Completion.TIMEOUT);
+    analyse(recent, new TraceId(0, 2), "GET /a", 40, Completion.EVICTED);
+    analyse(recent, new TraceId(0, 3), "GET /b", 40, Completion.TIMEOUT);
+
+    assertThat(recent.search(query("GET /a", null, null, null)))
+        .extracting(TraceSummary::traceId)
+        .containsExactly(new TraceId(0, 2).toHex(), new TraceId(0, 1).toHex());
+    assertThat(recent.search(query(null, "20", null, null)))
+        .extracting(TraceSummary::rootOperation).containsExactly("GET /b", "GET /a");
+    assertThat(recent.search(TraceQuery.parse(null, null, null, null, null, null, null, null,
+        "evicted", null, null))).extracting(TraceSummary::ttcNs).containsExactly(40L);
+    assertThat(recent.search(TraceQuery.parse(null, null, "svc", "child", null, null, null, null,
+        null, null, null))).hasSize(3);
+    assertThat(recent.search(TraceQuery.parse(null, null, "svc", "GET /b", null, null, null,
+        null, null, null, null))).extracting(TraceSummary::rootOperation).containsExactly("GET /b");
+  }
+
+  @Test
+  void summary_carriesTheRootAndTheTraceFigures() {
+    RecentProfiles recent = recentProfiles(10);
+    analyse(recent, new TraceId(0, 1), "GET /a", 40, Completion.TIMEOUT);
+    analyse(recent, new TraceId(0, 2), "GET /b", 40, Completion.EVICTED);
+
+    List<TraceSummary> rows = recent.search(query(null, null, null, null));
+
+    TraceSummary evicted = rows.get(0);
+    TraceSummary whole = rows.get(1);
+    assertThat(whole.rootService()).isEqualTo("svc");
+    assertThat(whole.rootOperation()).isEqualTo("GET /a");
+    assertThat(whole.startNanos()).isEqualTo(100);
+    assertThat(whole.ttcNs()).isEqualTo(40);
+    assertThat(whole.ttxNs()).isEqualTo(40);
+    assertThat(whole.criticalPathNs()).isEqualTo(40);
+    assertThat(whole.spanCount()).isEqualTo(2);
+    assertThat(whole.completion()).isEqualTo("timeout");
+    assertThat(whole.complete()).isTrue();
+    assertThat(evicted.completion()).isEqualTo("evicted");
+    assertThat(evicted.complete()).isFalse();
+  }
+
+  @Test
+  void parse_malformedFilters_explainWhatIsWrong() {
+    assertThatThrownBy(() -> query(null, null, "fastest", null))
+        .hasMessage("order must be newest or slowest, got 'fastest'");
+    assertThatThrownBy(() -> query(null, null, null, "0"))
+        .hasMessage("limit must be at least 1, got 0");
+    assertThatThrownBy(() -> query(null, "ten", null, null))
+        .hasMessage("minTtcNs must be an integer, got 'ten'");
+    assertThatThrownBy(() -> TraceQuery.parse(null, null, "svc", null, null, null, null, null,
+        null, null, null)).hasMessageContaining("containsService and containsOperation");
+  }
+
+  private static TraceQuery query(String operation, String minTtcNs, String order, String limit) {
+    return TraceQuery.parse(null, operation, null, null, minTtcNs, null, null, null, null, order,
+        limit);
+  }
+
+  /** Hands {@code recent} the analysis of a root {@code operation} of {@code ttcNs} and a child. */
+  private static void analyse(RecentProfiles recent, TraceId id, String operation, long ttcNs,
+      Completion completion) {
+    List<SpanRecord> spans = new TraceBuilder()
+        .span(operation, null, "t1", 100, 100 + ttcNs)
+        .span("child", operation, "t2", 100, 100 + ttcNs / 2)
+        .spans();
+    TraceProfile profile = new TraceAnalyzer(SpanMapping.defaults()).analyze(id, spans);
+    recent.accept(new CompletedTrace(id, spans, completion, false), profile, 0);
+  }
+
   private static RecentProfiles recentProfiles(int capacity) {
     QueryConfiguration configuration = new QueryConfiguration();
     configuration.setRecentTraces(capacity);
@@ -85,7 +187,7 @@ class RecentProfilesTest {
 
   private static TraceProfile profile(TraceId id, int spanCount) {
     ChosenSegment segment = new ChosenSegment("pool", "running", StateClass.CPU, "cpu", 1, 0, 10);
-    return new TraceProfile(id, spanCount, 0, 0, 0, 0, 0, 0, List.of(), List.of(), List.of(),
-        List.of(), List.of(), List.of(), List.of(), List.of(segment), -1);
+    return new TraceProfile(id, spanCount, 0, 0, 0, 0, 0, 0, 0, List.of(), List.of(), List.of(),
+        List.of(), List.of(), List.of(), List.of(), List.of(segment), -1, List.of(), List.of());
   }
 }

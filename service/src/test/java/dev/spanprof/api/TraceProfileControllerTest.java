@@ -2,6 +2,7 @@ package dev.spanprof.api;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.google.gson.JsonParser;
 import dev.spanprof.analysis.span.TraceId;
 import dev.spanprof.assembly.ManualTimeSource;
 import dev.spanprof.assembly.TraceAssembler;
@@ -102,6 +103,33 @@ class TraceProfileControllerTest {
         .contains("spanprof_trace_state_seconds_total{mode=\"exclusive\",state=\"wait.net\"}")
         .contains("spanprof_self_time_seconds_total{service_name=\"gateway\",span_name=\"audit\"}")
         .contains("spanprof_critical_path_seconds_total{service_name=\"inventory\",span_name=\"reserve\"}");
+  }
+
+  @Test
+  void list_afterAnalysis_showsTheTraceWithItsTtcAndRefusesAMalformedFilter() throws Exception {
+    TraceId traceId = TraceId.fromHex("c1c1c1c1c1c1c1c1c1c1c1c1c1c1c1c1");
+    byte[] body = new String(GoldenCases.otlpJson("fanout-self-time"), StandardCharsets.UTF_8)
+        .replace("42a78925f1ecee2d8aecc9722a15fd9b", traceId.toHex())
+        .getBytes(StandardCharsets.UTF_8);
+    post(body);
+    time.advance(Duration.ofSeconds(5));
+    assembler.sweep();
+    analysed.await(traceId, Duration.ofSeconds(30));
+
+    HttpResponse<String> list = get("/api/v1/traces?service=gateway&operation=GET%20/order"
+        + "&minTtcNs=100&order=slowest&limit=500");
+    HttpResponse<String> malformed = get("/api/v1/traces?minTtcNs=soon");
+
+    assertThat(list.statusCode()).isEqualTo(200);
+    assertThat(list.body()).contains("{\"traceId\":\"" + traceId.toHex()
+        + "\",\"rootService\":\"gateway\",\"rootOperation\":\"GET /order\"");
+    long expectedTtcNs = JsonParser.parseString(new String(
+        GoldenCases.expectedJson("fanout-self-time"), StandardCharsets.UTF_8))
+        .getAsJsonObject().get("ttcNs").getAsLong();
+    assertThat(list.body()).contains("\"ttcNs\":" + expectedTtcNs + ",");
+    assertThat(malformed.statusCode()).isEqualTo(400);
+    assertThat(malformed.body())
+        .isEqualTo("{\"error\":\"minTtcNs must be an integer, got 'soon'\"}");
   }
 
   @Test

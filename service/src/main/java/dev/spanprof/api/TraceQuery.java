@@ -1,0 +1,87 @@
+package dev.spanprof.api;
+
+import dev.spanprof.analysis.span.Operation;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * What {@code GET /api/v1/traces} asks for: which recent traces, in which order, how many.
+ * Absent filters match everything.
+ *
+ * @param service the root span's service
+ * @param operation the root span's name
+ * @param contains an operation some span of the trace has
+ * @param completion a completion label ({@code timeout}, {@code evicted}, …)
+ * @param slowest longest TTC first, else newest first
+ */
+record TraceQuery(
+    String service,
+    String operation,
+    Operation contains,
+    long minTtcNs,
+    long maxTtcNs,
+    double minParallelism,
+    double maxParallelism,
+    String completion,
+    boolean slowest,
+    int limit) {
+
+  static final int DEFAULT_LIMIT = 50;
+
+  /** Parses the query parameters; throws with a message fit for a 400 answer. */
+  static TraceQuery parse(String service, String operation, String containsService,
+      String containsOperation, String minTtcNs, String maxTtcNs, String minParallelism,
+      String maxParallelism, String completion, String order, String limit) {
+    if ((containsService == null) != (containsOperation == null)) {
+      throw new IllegalArgumentException(
+          "containsService and containsOperation go together: give both or neither");
+    }
+    String orderName = order == null ? "newest" : order.toLowerCase(Locale.ROOT);
+    if (!orderName.equals("newest") && !orderName.equals("slowest")) {
+      throw new IllegalArgumentException("order must be newest or slowest, got '" + order + "'");
+    }
+    int parsedLimit = (int) number("limit", limit, DEFAULT_LIMIT);
+    if (parsedLimit < 1) {
+      throw new IllegalArgumentException("limit must be at least 1, got " + limit);
+    }
+    return new TraceQuery(service, operation,
+        containsService == null ? null : new Operation(containsService, containsOperation),
+        number("minTtcNs", minTtcNs, 0), number("maxTtcNs", maxTtcNs, Long.MAX_VALUE),
+        fraction("minParallelism", minParallelism, 0),
+        fraction("maxParallelism", maxParallelism, Double.POSITIVE_INFINITY),
+        completion == null ? null : completion.toLowerCase(Locale.ROOT), orderName.equals("slowest"),
+        parsedLimit);
+  }
+
+  /** Whether a kept trace, of these distinct operations, matches. */
+  boolean matches(TraceSummary summary, List<Operation> operations) {
+    return (service == null || service.equals(summary.rootService()))
+        && (operation == null || operation.equals(summary.rootOperation()))
+        && summary.ttcNs() >= minTtcNs && summary.ttcNs() <= maxTtcNs
+        && summary.parallelism() >= minParallelism && summary.parallelism() <= maxParallelism
+        && (completion == null || completion.equals(summary.completion()))
+        && (contains == null || operations.contains(contains));
+  }
+
+  private static long number(String name, String value, long absent) {
+    if (value == null) {
+      return absent;
+    }
+    try {
+      return Long.parseLong(value);
+    } catch (NumberFormatException e) {
+      throw new IllegalArgumentException(name + " must be an integer, got '" + value + "'");
+    }
+  }
+
+  private static double fraction(String name, String value, double absent) {
+    if (value == null) {
+      return absent;
+    }
+    try {
+      return Double.parseDouble(value);
+    } catch (NumberFormatException e) {
+      throw new IllegalArgumentException(name + " must be a number, got '" + value + "'");
+    }
+  }
+}
