@@ -6,7 +6,8 @@
 # - Prometheus and promtool, for deploy/test/prometheus_it.py;
 # - kubectl (package kubernetes-client), whose `kubectl kustomize` renders deploy/kubernetes;
 # - ISA-L's headers (libisal-dev) and gcc: with them the build makes the forwarding's gzip
-#   library (service/pom.xml, profile isal), which IsalGzipTest then requires to load.
+#   library (service/pom.xml, profile isal), which IsalGzipTest then requires to load;
+# - Chromium and its ChromeDriver, which the web UI's browser tests drive headless (UiBrowserTest).
 set -euo pipefail
 packages=()
 /usr/bin/python3 -c 'import prometheus_client.openmetrics.parser' 2>/dev/null \
@@ -17,6 +18,7 @@ command -v openssl >/dev/null || packages+=(openssl)
 command -v kubectl >/dev/null || packages+=(kubernetes-client)
 [ -f /usr/include/isa-l.h ] || packages+=(libisal-dev)
 command -v gcc >/dev/null || packages+=(gcc libc6-dev)
+{ [ -x /usr/bin/chromium ] && [ -x /usr/bin/chromedriver ]; } || packages+=(chromium chromium-driver)
 if [ ${#packages[@]} -eq 0 ]; then
   exit 0
 fi

@@ -1,0 +1,87 @@
+package dev.spanprof.ui;
+
+import io.micronaut.http.HttpResponse;
+import io.micronaut.http.HttpStatus;
+import io.micronaut.http.MediaType;
+import io.micronaut.http.annotation.Controller;
+import io.micronaut.http.annotation.Get;
+import io.micronaut.http.annotation.PathVariable;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.util.Map;
+import org.webjars.WebJarVersionLocator;
+
+/**
+ * The UI's pages at the paths of contract.md ("Web UI") and uPlot, its chart library, from its
+ * WebJar. Every page links relatively (its {@code <base href>} is the UI's root), so the UI works
+ * behind a reverse proxy's sub-path; the modules and styles are static resources under
+ * {@code /ui/}.
+ */
+@Controller
+final class UiPages {
+
+  /** The library's files the pages load: all that is served of the WebJar. */
+  private static final Map<String, MediaType> LIBRARY_FILES = Map.of(
+      "uPlot.esm.js", MediaType.of("text/javascript"),
+      "uPlot.min.css", MediaType.of("text/css"));
+
+  private final Map<String, byte[]> pages = Map.of(
+      "index", read("ui/index.html"),
+      "traces", read("ui/traces.html"),
+      "trace", read("ui/trace.html"),
+      "operation", read("ui/operation.html"),
+      "pools", read("ui/pools.html"));
+  private final WebJarVersionLocator webJars = new WebJarVersionLocator();
+
+  @Get(produces = MediaType.TEXT_HTML)
+  HttpResponse<byte[]> overview() {
+    return page("index");
+  }
+
+  @Get(uri = "/traces", produces = MediaType.TEXT_HTML)
+  HttpResponse<byte[]> traces() {
+    return page("traces");
+  }
+
+  @Get(uri = "/traces/{traceId}", produces = MediaType.TEXT_HTML)
+  HttpResponse<byte[]> trace(@PathVariable String traceId) {
+    return page("trace");
+  }
+
+  @Get(uri = "/operations", produces = MediaType.TEXT_HTML)
+  HttpResponse<byte[]> operation() {
+    return page("operation");
+  }
+
+  @Get(uri = "/pools", produces = MediaType.TEXT_HTML)
+  HttpResponse<byte[]> pools() {
+    return page("pools");
+  }
+
+  @Get(uri = "/lib/uplot/{file}")
+  HttpResponse<?> library(@PathVariable String file) {
+    MediaType type = LIBRARY_FILES.get(file);
+    String path = type == null ? null : webJars.fullPath("uplot", "dist/" + file);
+    if (path == null) {
+      return HttpResponse.status(HttpStatus.NOT_FOUND).body("no library file " + file);
+    }
+    return HttpResponse.ok(read(path)).contentType(type)
+        .header("Cache-Control", "public, max-age=86400");
+  }
+
+  private HttpResponse<byte[]> page(String name) {
+    return HttpResponse.ok(pages.get(name)).header("Cache-Control", "no-cache");
+  }
+
+  private static byte[] read(String resource) {
+    try (InputStream in = UiPages.class.getClassLoader().getResourceAsStream(resource)) {
+      if (in == null) {
+        throw new IllegalStateException("missing resource " + resource);
+      }
+      return in.readAllBytes();
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+}

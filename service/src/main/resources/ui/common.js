@@ -1,0 +1,127 @@
+// What every page shares: the API client, the header, number formats, state colours and a DOM
+// builder. Paths are relative to the page's <base href>, the UI's root, so that the UI works
+// behind a reverse proxy's sub-path.
+
+/**
+ * GETs api/v1/<path> and answers its JSON; throws its error message on a refusal. Epoch
+ * nanoseconds exceed 2^53, where a JavaScript number would round them to 256 ns: every integer
+ * beyond that is read exactly, as a BigInt, from its source text.
+ */
+export async function api(path) {
+  const response = await fetch(new URL('api/v1/' + path, document.baseURI));
+  const text = await response.text();
+  let body = null;
+  try {
+    body = JSON.parse(text, (key, value, context) =>
+        Number.isInteger(value) && !Number.isSafeInteger(value) ? BigInt(context.source) : value);
+  } catch (error) {
+    // Not JSON: the status line explains it below.
+  }
+  if (!response.ok) {
+    throw new Error((body && body.error) || `${response.status} ${response.statusText}`);
+  }
+  return body;
+}
+
+/** Nanoseconds from {@code origin} to {@code epochNanos} (either a number or a BigInt). */
+export function since(origin, epochNanos) {
+  return Number(BigInt(epochNanos) - BigInt(origin));
+}
+
+/** An element with attributes (on… as listeners) and children (strings become text). */
+export function el(tag, attributes = {}, ...children) {
+  const svg = ['svg', 'g', 'rect', 'text', 'title', 'line', 'path'].includes(tag);
+  const node = svg ? document.createElementNS('http://www.w3.org/2000/svg', tag)
+      : document.createElement(tag);
+  for (const [key, value] of Object.entries(attributes)) {
+    if (value === undefined || value === null || value === false) continue;
+    if (key.startsWith('on')) node.addEventListener(key.slice(2), value);
+    else if (key === 'text') node.textContent = value;
+    else node.setAttribute(key, value === true ? '' : value);
+  }
+  for (const child of children.flat()) {
+    if (child !== null && child !== undefined) {
+      node.append(child instanceof Node ? child : String(child));
+    }
+  }
+  return node;
+}
+
+/** The page's header, with its own entry marked. */
+export function header(active) {
+  const link = (href, label) => el('a', {href, class: active === href ? 'active' : null}, label);
+  document.body.prepend(el('header', {},
+      el('a', {class: 'brand', href: './'}, 'spanprof'),
+      el('nav', {}, link('./', 'Overview'), link('traces', 'Traces'), link('pools', 'Pools'))));
+}
+
+/** Shows what went wrong in place of a page's content. */
+export function fail(container, error) {
+  container.replaceChildren(el('p', {class: 'error'}, error.message));
+}
+
+/** A duration in nanoseconds, in the unit that reads best. */
+export function duration(ns) {
+  const abs = Math.abs(ns);
+  if (abs >= 1e9) return (ns / 1e9).toFixed(abs >= 1e10 ? 1 : 2) + ' s';
+  if (abs >= 1e6) return (ns / 1e6).toFixed(abs >= 1e7 ? 1 : 2) + ' ms';
+  if (abs >= 1e3) return (ns / 1e3).toFixed(abs >= 1e4 ? 1 : 2) + ' µs';
+  return Math.round(ns) + ' ns';
+}
+
+export function number(value, digits = 2) {
+  return Number(value).toLocaleString('en', {maximumFractionDigits: digits});
+}
+
+export function percent(ratio) {
+  return (100 * ratio).toFixed(1) + ' %';
+}
+
+/** Epoch nanoseconds as a local date and time. */
+export function time(epochNanos) {
+  return new Date(Number(BigInt(epochNanos) / 1000000n)).toLocaleString();
+}
+
+/** A figure box: label above, value below. */
+export function figure(label, value, title) {
+  return el('div', {class: 'figure', title},
+      el('div', {class: 'label'}, label), el('div', {class: 'value'}, value));
+}
+
+/** A table of rows: columns are [heading, row => cell, numeric?]. */
+export function table(columns, rows, attributes = {}) {
+  return el('table', attributes,
+      el('thead', {}, el('tr', {}, columns.map(([heading, , numeric]) =>
+          el('th', {class: numeric ? 'num' : null}, heading)))),
+      el('tbody', {}, rows.map(row => el('tr', {}, columns.map(([, cell, numeric]) =>
+          el('td', {class: numeric ? 'num' : null}, cell(row)))))));
+}
+
+/** The link to an operation's page. */
+export function operationLink(service, name) {
+  const query = new URLSearchParams({service, operation: name});
+  return el('a', {href: 'operations?' + query}, name);
+}
+
+export function traceLink(traceId, label = traceId) {
+  return el('a', {href: 'traces/' + traceId}, label);
+}
+
+// States keep their colour from page to page: the usual ones fixed, others from their name.
+const STATE_COLOURS = {
+  running: '#2f9e44', idle: '#ced4da', staging: '#f59f00', 'wait.net': '#4263eb',
+  'wait.db': '#7048e8', 'wait.io': '#1098ad', 'wait.lock': '#e03131', 'wait.s3': '#0c8599',
+  'wait.cpu': '#e8590c',
+};
+
+export function stateColour(state) {
+  if (STATE_COLOURS[state]) return STATE_COLOURS[state];
+  let hash = 0;
+  for (const c of state) hash = (hash * 31 + c.charCodeAt(0)) | 0;
+  return `hsl(${Math.abs(hash) % 360} 55% ${state.startsWith('wait') ? 55 : 45}%)`;
+}
+
+export function legend(states) {
+  return el('div', {class: 'legend'}, states.map(state => el('span', {},
+      el('span', {class: 'swatch', style: `background:${stateColour(state)}`}), state)));
+}

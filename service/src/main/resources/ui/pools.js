@@ -1,0 +1,67 @@
+// Pools: per pool, utilization by category and the CPU / wait / idle attribution of each final
+// window, stacked over time. Utilization above 1 (oversubscription) is drawn as it is.
+import uPlot from '../lib/uplot/uPlot.esm.js';
+import {api, el, fail, header, stateColour} from './common.js';
+
+header('pools');
+const page = document.getElementById('page');
+
+try {
+  const pools = await api('pools');
+  page.replaceChildren(el('h1', {}, 'Pools'),
+      el('p', {class: 'muted'}, 'Windows of spanprof.pools.window across traces; only pools with '
+          + 'a capacity (spanprof.pools.capacity.*) are kept.'));
+  if (pools.length === 0) {
+    page.append(el('p', {class: 'muted'}, 'No pool window yet.'));
+  }
+  for (const pool of pools) {
+    const section = el('section', {'data-pool': pool.pool}, el('h2', {}, pool.pool));
+    page.append(section);
+    section.append(
+        stacked(pool, 'utilization', 'Utilization by category (1 = every core busy)', 1),
+        stacked(pool, 'attributionNs', 'Core-seconds by class', 1e-9));
+  }
+} catch (error) {
+  fail(page, error);
+}
+
+/**
+ * One stacked chart of a per-window map (category → value): each series is drawn at the sum of
+ * itself and those below it and filled down to zero, the top of the stack first, so that each
+ * lower one is painted over it.
+ */
+function stacked(pool, field, title, unit) {
+  if (pool.windows.length === 0) return el('p', {class: 'muted'}, 'No final window yet.');
+  const keys = [...new Set(pool.windows.flatMap(w => Object.keys(w[field])))].sort();
+  const container = el('div', {class: 'chart', 'data-chart': field, 'data-series': keys.join('|')});
+  // A window's figures hold from its start to its end: steps, closed by the last window's end.
+  const seconds = nanos => Number(BigInt(nanos) / 1000000n) / 1e3;
+  const x = [...pool.windows.map(w => seconds(w.startNanos)),
+    seconds(pool.windows[pool.windows.length - 1].endNanos)];
+  const sums = pool.windows.map(() => 0);
+  const stack = keys.map(key => {
+    const values = pool.windows.map((w, k) => (sums[k] += (w[field][key] || 0) * unit));
+    return [...values, values[values.length - 1]];
+  });
+  const top = keys.map((key, k) => k).reverse();
+  const data = [x, ...top.map(k => stack[k])];
+  container.dataset.max = String(Math.max(0, ...sums));
+  new uPlot({
+    title,
+    width: Math.min(1000, page.clientWidth - 20),
+    height: 240,
+    series: [{}, ...top.map(k => ({
+      label: keys[k], stroke: colour(keys[k]), fill: colour(keys[k]), width: 1,
+      paths: uPlot.paths.stepped({align: 1}),
+      value: (u, v, s, i) => i == null ? ''
+          : ((pool.windows[Math.min(i, pool.windows.length - 1)][field][keys[k]] || 0) * unit)
+              .toFixed(3),
+    }))],
+    scales: {y: {range: (u, min, max) => [0, Math.max(1, max)]}},
+  }, data, container);
+  return container;
+}
+
+function colour(key) {
+  return key === 'cpu' ? '#2f9e44' : key === 'idle' ? '#ced4da' : stateColour(key);
+}

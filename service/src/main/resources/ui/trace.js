@@ -1,0 +1,262 @@
+// One trace: its figures, its resource lanes and its span waterfall with the critical path, and
+// its tables. Everything drawn comes from the profile the API answers; the page only lays it out.
+import {api, duration, el, fail, figure, header, legend, number, operationLink, percent, since,
+  stateColour, table, time} from './common.js';
+
+const LABEL_WIDTH = 260;
+const ROW_HEIGHT = 20;
+/** Waterfall rows drawn beyond the visible ones, above and below, so scrolling shows no gap. */
+const OVERSCAN = 20;
+
+header('traces');
+const page = document.getElementById('page');
+const traceId = decodeURIComponent(location.pathname.split('/').filter(Boolean).pop());
+
+try {
+  const profile = await api('traces/' + encodeURIComponent(traceId));
+  const drawStart = performance.now();
+  show(withOffsets(profile));
+  // The pictures are drawn once the browser has laid them out and painted the next frame.
+  requestAnimationFrame(() => setTimeout(() => {
+    document.body.dataset.renderMs = String(performance.now() - drawStart);
+    document.body.dataset.loadedMs = String(performance.now());
+  }));
+} catch (error) {
+  fail(page, error);
+}
+
+/**
+ * Gives every span, lane and path segment its times as numbers of nanoseconds since the trace's
+ * start ({@code from}, {@code to}), which the drawing scales; the exact epoch times stay beside.
+ */
+function withOffsets(profile) {
+  for (const item of [...profile.spans, ...profile.lanes, ...profile.criticalPathSegments]) {
+    item.from = since(profile.startNanos, item.startNanos);
+    item.to = since(profile.startNanos, item.endNanos);
+  }
+  return profile;
+}
+
+function show(profile) {
+  const summary = profile.summary;
+  const spans = new Map(profile.spans.map(span => [span.spanId, span]));
+  const timeline = timeScale(profile);
+  const detail = el('div', {class: 'detail', id: 'span-detail'},
+      el('span', {class: 'muted'}, 'Click a span to see what spanprof adds to it.'));
+  const states = [...new Set(profile.lanes.map(lane => lane.state))].sort();
+  page.replaceChildren(
+      el('h1', {}, summary ? `${summary.rootService}: ${summary.rootOperation}` : 'Trace',
+          el('div', {class: 'muted'}, profile.traceId)),
+      el('div', {class: 'figures', id: 'figures'},
+          figure('start', time(profile.startNanos)),
+          figure('TTC', duration(profile.ttcNs), 'latest end − earliest start'),
+          figure('TTX', duration(profile.ttxNs), 'time anything ran'),
+          figure('span time', duration(profile.spanTimeNs), 'Σ span durations'),
+          figure('resource time', duration(profile.resourceTimeNs),
+              'Σ over resources of their busy time'),
+          figure('parallelism', number(profile.parallelism), 'resource time / TTX'),
+          figure('critical path', duration(profile.criticalPathNs)),
+          figure('spans', number(profile.spanCount, 0)),
+          summary && figure('completion', summary.completion + (summary.complete ? '' : ' (partial)'))),
+      el('h2', {}, 'Resource lanes'),
+      el('p', {class: 'muted'}, 'Each resource\'s chosen span over time, coloured by its state.'),
+      legend(states),
+      el('div', {class: 'picture lanes'}, lanes(profile, spans, timeline)),
+      el('h2', {}, 'Spans'),
+      el('p', {class: 'muted'}, el('span', {style: 'color:var(--path)'}, '■'),
+          ' critical path. Click ▸/▾ to fold a subtree, a row for its details.'),
+      waterfall(profile, spans, timeline, detail),
+      detail,
+      el('div', {class: 'columns'},
+          el('div', {}, el('h2', {}, 'States'), table([
+            ['state', s => el('span', {}, legend([s.state]).firstChild)],
+            ['resource time', s => duration(s.resourceNs), true],
+            ['inclusive', s => duration(s.inclusiveNs), true],
+            ['exclusive', s => duration(s.exclusiveNs), true],
+          ], profile.states, {id: 'states-table'})),
+          el('div', {}, el('h2', {}, 'Operations'), table([
+            ['service', o => o.service],
+            ['operation', o => operationLink(o.service, o.name)],
+            ['resource time', o => duration(o.resourceTimeNs), true],
+          ], profile.operations)),
+          el('div', {}, el('h2', {}, 'Resources'), table([
+            ['resource', r => r.resource],
+            ['busy', r => duration(r.busyNs), true],
+          ], profile.resources))),
+      pools(profile));
+}
+
+/** Nanoseconds since the trace's start to pixels across, over the trace's TTC. */
+function timeScale(profile) {
+  const width = Math.max(400, page.clientWidth - LABEL_WIDTH - 40);
+  const length = Math.max(1, profile.ttcNs);
+  return {
+    width,
+    x: offset => LABEL_WIDTH + (offset / length) * width,
+    w: (from, to) => Math.max(0.5, ((to - from) / length) * width),
+  };
+}
+
+function axis(timeline, profile, y) {
+  return el('g', {class: 'axis'}, [0, 0.25, 0.5, 0.75, 1].map(share => el('text', {
+    x: LABEL_WIDTH + share * timeline.width, y,
+    'text-anchor': share === 0 ? 'start' : share === 1 ? 'end' : 'middle',
+  }, duration(share * profile.ttcNs))));
+}
+
+/** One row per resource; each lane segment a rectangle in its state's colour. */
+function lanes(profile, spans, timeline) {
+  const resources = profile.resources.map(r => r.resource);
+  const rowOf = new Map(resources.map((resource, row) => [resource, row]));
+  const height = resources.length * ROW_HEIGHT + 24;
+  return el('svg', {id: 'lanes', width: LABEL_WIDTH + timeline.width + 10, height},
+      resources.map((resource, row) => el('text', {
+        class: 'row-label', x: 4, y: row * ROW_HEIGHT + 14, 'data-resource': resource,
+      }, clip(resource, 38))),
+      profile.lanes.map(lane => {
+        const span = spans.get(lane.spanId);
+        return el('rect', {
+          class: 'lane', x: timeline.x(lane.from), y: rowOf.get(lane.resource) * ROW_HEIGHT + 3,
+          width: timeline.w(lane.from, lane.to), height: ROW_HEIGHT - 6,
+          fill: stateColour(lane.state), 'data-resource': lane.resource, 'data-state': lane.state,
+          'data-span': lane.spanId, 'data-start': lane.startNanos, 'data-end': lane.endNanos,
+        }, el('title', {}, `${span ? span.name + ' (' + span.service + ')' : lane.spanId}\n`
+            + `${lane.state} for ${duration(lane.to - lane.from)}`));
+      }),
+      axis(timeline, profile, resources.length * ROW_HEIGHT + 18));
+}
+
+/**
+ * The span tree as rows, children by start under their parent. Only the rows in view are drawn
+ * (a trace may have tens of thousands), again on every scroll.
+ */
+function waterfall(profile, spans, timeline, detail) {
+  const children = new Map();
+  const roots = [];
+  for (const span of profile.spans) {
+    if (span.parentSpanId && spans.has(span.parentSpanId)) {
+      if (!children.has(span.parentSpanId)) children.set(span.parentSpanId, []);
+      children.get(span.parentSpanId).push(span);
+    } else {
+      roots.push(span);
+    }
+  }
+  const byStart = (a, b) => a.from - b.from || b.to - a.to;
+  roots.sort(byStart);
+  children.forEach(list => list.sort(byStart));
+  const path = new Map();
+  for (const segment of profile.criticalPathSegments) {
+    if (!path.has(segment.spanId)) path.set(segment.spanId, []);
+    path.get(segment.spanId).push(segment);
+  }
+  const folded = new Set();
+  let selected = null;
+  let rows = [];
+
+  const container = el('div', {class: 'picture waterfall', id: 'waterfall'});
+  const svg = el('svg', {width: LABEL_WIDTH + timeline.width + 110});
+  const drawn = el('g', {});
+  svg.append(drawn);
+  container.append(svg);
+
+  function layout() {
+    rows = [];
+    const stack = roots.slice().reverse().map(span => ({span, depth: 0}));
+    while (stack.length > 0) {
+      const row = stack.pop();
+      rows.push(row);
+      const below = children.get(row.span.spanId);
+      if (below && !folded.has(row.span.spanId)) {
+        for (let k = below.length - 1; k >= 0; k--) stack.push({span: below[k], depth: row.depth + 1});
+      }
+    }
+    svg.setAttribute('height', rows.length * ROW_HEIGHT + 4);
+    svg.dataset.rows = String(rows.length);
+    draw();
+  }
+
+  function draw() {
+    const first = Math.max(0, Math.floor(container.scrollTop / ROW_HEIGHT) - OVERSCAN);
+    const last = Math.min(rows.length,
+        Math.ceil((container.scrollTop + (container.clientHeight || 480)) / ROW_HEIGHT) + OVERSCAN);
+    const visible = [];
+    for (let r = first; r < last; r++) visible.push(row(rows[r], r));
+    drawn.replaceChildren(...visible);
+  }
+
+  function row({span, depth}, r) {
+    const y = r * ROW_HEIGHT;
+    const hasChildren = children.has(span.spanId);
+    const indent = 4 + Math.min(depth, 20) * 10;
+    const group = el('g', {
+      class: 'span-row' + (selected === span.spanId ? ' selected' : ''), 'data-span': span.spanId,
+      onclick: () => { selected = span.spanId; showDetail(profile, span, detail); draw(); },
+    });
+    if (hasChildren) {
+      group.append(el('text', {
+        class: 'toggle', x: indent, y: y + 14, 'data-toggle': span.spanId,
+        onclick: event => {
+          event.stopPropagation();
+          if (folded.has(span.spanId)) folded.delete(span.spanId); else folded.add(span.spanId);
+          layout();
+        },
+      }, folded.has(span.spanId) ? '▸' : '▾'));
+    }
+    group.append(
+        el('text', {x: indent + 12, y: y + 14},
+            el('title', {}, `${span.name} (${span.service}, ${span.kind})`),
+            clip(span.name, 30 - Math.min(depth, 20) / 2)),
+        el('rect', {class: 'span-bar', x: timeline.x(span.from), y: y + 4,
+          width: timeline.w(span.from, span.to), height: ROW_HEIGHT - 8},
+          el('title', {}, `${span.name} (${span.service})\n${duration(span.to - span.from)},`
+              + ` self ${duration(span.selfTimeNs)}`)),
+        ...(path.get(span.spanId) || []).map(segment => el('rect', {
+          class: 'cp', x: timeline.x(segment.from), y: y + 4,
+          width: timeline.w(segment.from, segment.to), height: ROW_HEIGHT - 8,
+          'data-span': span.spanId, 'data-start': segment.startNanos, 'data-end': segment.endNanos,
+        })),
+        el('text', {class: 'self', x: LABEL_WIDTH + timeline.width + 6, y: y + 14,
+          'data-self-ns': span.selfTimeNs}, 'self ' + duration(span.selfTimeNs)));
+    return group;
+  }
+
+  container.addEventListener('scroll', () => requestAnimationFrame(draw));
+  // The container's height is known once it is in the page.
+  requestAnimationFrame(layout);
+  layout();
+  return container;
+}
+
+/** What spanprof adds to a span as attributes, as it would forward them. */
+function showDetail(profile, span, detail) {
+  const attributes = [
+    ['spanprof.resource', span.resource],
+    ['spanprof.state', span.state],
+    ['spanprof.self_time_ns', span.selfTimeNs],
+    ['spanprof.critical_path_ns', span.criticalPathNs],
+    ['spanprof.on_critical_path', span.onCriticalPath],
+  ];
+  detail.replaceChildren(
+      el('strong', {}, `${span.name} `), el('span', {class: 'muted'},
+          `${span.service} · ${span.kind} · span ${span.spanId} · `
+          + `${duration(span.to - span.from)}`),
+      el('table', {id: 'span-attributes'}, attributes.map(([key, value]) =>
+          el('tr', {}, el('td', {}, key), el('td', {}, String(value))))));
+}
+
+function pools(profile) {
+  if (profile.pools.length === 0) return el('div');
+  const categories = [...new Set(profile.pools.flatMap(p => Object.keys(p.utilization)))].sort();
+  const classes = [...new Set(profile.pools.flatMap(p => Object.keys(p.attributionNs)))].sort();
+  return el('div', {}, el('h2', {}, 'Pools'), table([
+    ['pool', p => p.pool],
+    ['capacity', p => number(p.capacity), true],
+    ['available', p => duration(p.availableNs), true],
+    ...categories.map(c => ['U ' + c, p => percent(p.utilization[c] || 0), true]),
+    ...classes.map(c => [c, p => duration(p.attributionNs[c] || 0), true]),
+  ], profile.pools, {id: 'pools-table'}));
+}
+
+function clip(text, length) {
+  return text.length > length ? text.slice(0, Math.max(1, length - 1)) + '…' : text;
+}

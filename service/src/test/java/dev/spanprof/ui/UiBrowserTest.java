@@ -1,0 +1,372 @@
+package dev.spanprof.ui;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.google.gson.JsonArray;
+import com.google.gson.JsonElement;
+import com.google.gson.JsonObject;
+import com.google.gson.JsonParser;
+import com.google.protobuf.ByteString;
+import dev.spanprof.analysis.span.TraceId;
+import dev.spanprof.assembly.ManualTimeSource;
+import dev.spanprof.golden.GoldenCases;
+import dev.spanprof.profile.PoolService;
+import dev.spanprof.profile.RankingService;
+import dev.spanprof.testing.Otlp;
+import dev.spanprof.testing.Ports;
+import dev.spanprof.testing.TestTraffic;
+import io.micronaut.context.ApplicationContext;
+import io.micronaut.context.annotation.Property;
+import io.micronaut.test.extensions.junit5.annotation.MicronautTest;
+import io.opentelemetry.proto.common.v1.AnyValue;
+import io.opentelemetry.proto.common.v1.KeyValue;
+import io.opentelemetry.proto.trace.v1.Span;
+import jakarta.inject.Inject;
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+import org.openqa.selenium.By;
+import org.openqa.selenium.WebElement;
+import org.openqa.selenium.chrome.ChromeDriver;
+import org.openqa.selenium.support.ui.ExpectedConditions;
+import org.openqa.selenium.support.ui.WebDriverWait;
+
+/**
+ * The web UI in real headless Chromium: spanprof started, the golden cases and a generated
+ * 10 000-span trace sent over OTLP and analysed, then each page opened and checked as a person
+ * would check it, against the JSON API. Screenshots go to target/ui-screenshots.
+ */
+@MicronautTest
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+@Property(name = "test.time", value = "manual")
+@Property(name = "test.profiles", value = "recording")
+@Property(name = "spanprof.pools.capacity.worker/w1", value = "4")
+class UiBrowserTest {
+
+  /** The generated trace: a root fanning out to 100 threads of 100 spans each, less one. */
+  private static final TraceId LARGE = TraceId.fromHex("5e5e5e5e5e5e5e5e5e5e5e5e5e5e5e5e");
+  private static final int LARGE_SPANS = 10_000;
+
+  private final HttpClient http = HttpClient.newHttpClient();
+  @Inject ApplicationContext context;
+  @Inject ManualTimeSource time;
+  @Inject RankingService ranking;
+  @Inject PoolService pools;
+  private ChromeDriver browser;
+  private String root;
+
+  @BeforeAll
+  void analyseTracesAndStartTheBrowser() throws Exception {
+    List<TraceId> traces = new ArrayList<>();
+    for (String name : GoldenCases.names()) {
+      TestTraffic.postGolden(context, name);
+      traces.add(TraceId.fromHex(expected(name).get("traceId").getAsString()));
+    }
+    assertThat(TestTraffic.postProtobuf(context, Otlp.request("batch", largeTrace())))
+        .isEqualTo(200);
+    traces.add(LARGE);
+    TestTraffic.complete(context, traces.toArray(TraceId[]::new));
+    ranking.refresh();
+    time.setWallClock(Instant.ofEpochSecond(1_700_000_100));
+    pools.finalizeDue();
+    root = Ports.of(context).httpUrl("/");
+    browser = Chromium.start(1400, 1000);
+  }
+
+  @AfterAll
+  void stopTheBrowser() {
+    if (browser != null) {
+      browser.quit();
+    }
+  }
+
+  @Test
+  void overview_showsTheCountersAndTheRankingInTheApisOrder() throws Exception {
+    open("");
+    waitFor(By.cssSelector("#ranking-table tbody tr"));
+
+    assertThat(browser.findElement(By.id("status")).getText())
+        .contains("received spans").contains("buffered / limit");
+    assertThat(rankingRows()).isEqualTo(apiRanking("involvement"));
+    Chromium.screenshot(browser, "overview");
+
+    browser.findElement(By.cssSelector("[data-sort='critical_path']")).click();
+    waitFor(By.cssSelector("#ranking-table[data-sort='critical_path'] tbody tr"));
+
+    assertThat(rankingRows()).isEqualTo(apiRanking("critical_path"));
+    assertThat(browser.findElement(By.id("slowest")).getText()).contains(LARGE.toHex());
+  }
+
+  @Test
+  void traces_filteredByRoot_listTheTraceWithItsTtc() throws Exception {
+    JsonObject fanout = expected("fanout-self-time");
+    open("traces?service=gateway&operation=GET+%2Forder&order=slowest");
+    waitFor(By.id("traces-table"));
+
+    WebElement row = browser.findElement(By.xpath("//table[@id='traces-table']//tr[td/a[text()='"
+        + fanout.get("traceId").getAsString() + "']]"));
+    assertThat(row.findElement(By.cssSelector("[data-ns]")).getAttribute("data-ns"))
+        .isEqualTo(fanout.get("ttcNs").getAsString());
+    assertThat(browser.findElements(By.cssSelector("#traces-table tbody tr")))
+        .allSatisfy(r -> assertThat(r.getText()).contains("GET /order"));
+    Chromium.screenshot(browser, "traces");
+
+    row.findElement(By.tagName("a")).click();
+    waitFor(By.id("lanes"));
+    assertThat(browser.getCurrentUrl()).endsWith("/traces/" + fanout.get("traceId").getAsString());
+  }
+
+  /**
+   * A trace's pictures against its golden profile: one lane row per resource, each state's
+   * segments as long as its resource time, the highlighted path as long as criticalPathNs.
+   */
+  @ParameterizedTest
+  @ValueSource(strings = {"seed-time-case3-overlap", "fanout-self-time", "seed-profiling-dop"})
+  void trace_picturesAddUpToTheProfile(String name) throws Exception {
+    JsonObject expected = expected(name);
+    openTrace(expected.get("traceId").getAsString());
+
+    List<String> labels = browser.findElements(By.cssSelector("#lanes text.row-label")).stream()
+        .map(label -> label.getAttribute("data-resource")).toList();
+    List<String> resources = new ArrayList<>();
+    expected.getAsJsonArray("resources")
+        .forEach(r -> resources.add(r.getAsJsonObject().get("resource").getAsString()));
+    assertThat(labels).isEqualTo(resources);
+
+    Map<String, Long> drawnByState = new HashMap<>();
+    for (WebElement lane : browser.findElements(By.cssSelector("#lanes rect.lane"))) {
+      drawnByState.merge(lane.getAttribute("data-state"), length(lane), Long::sum);
+    }
+    Map<String, Long> expectedByState = new HashMap<>();
+    for (JsonElement state : expected.getAsJsonArray("states")) {
+      expectedByState.put(state.getAsJsonObject().get("state").getAsString(),
+          state.getAsJsonObject().get("resourceNs").getAsLong());
+    }
+    assertThat(drawnByState).isEqualTo(expectedByState);
+
+    long pathNs = browser.findElements(By.cssSelector("#waterfall rect.cp")).stream()
+        .mapToLong(UiBrowserTest::length).sum();
+    assertThat(pathNs).isEqualTo(expected.get("criticalPathNs").getAsLong());
+    assertThat(browser.findElements(By.cssSelector("#waterfall .span-row")))
+        .hasSize(expected.getAsJsonArray("spans").size());
+    Chromium.screenshot(browser, "trace-" + name);
+  }
+
+  @Test
+  void trace_clickingASpanShowsWhatSpanprofAddsAndFoldingHidesItsSubtree() throws Exception {
+    JsonObject fanout = expected("fanout-self-time");
+    openTrace(fanout.get("traceId").getAsString());
+    String parent = browser.findElement(By.cssSelector("#waterfall [data-toggle]"))
+        .getAttribute("data-toggle");
+    int rows = browser.findElements(By.cssSelector("#waterfall .span-row")).size();
+
+    browser.findElement(By.cssSelector("#waterfall .span-row[data-span='" + parent + "'] rect"))
+        .click();
+    String detail = waitFor(By.id("span-attributes")).getText();
+    JsonObject span = spanOf(fanout, parent);
+    assertThat(detail).contains("spanprof.state " + span.get("state").getAsString())
+        .contains("spanprof.self_time_ns " + span.get("selfTimeNs").getAsString())
+        .contains("spanprof.critical_path_ns " + span.get("criticalPathNs").getAsString());
+
+    browser.findElement(By.cssSelector("#waterfall [data-toggle='" + parent + "']")).click();
+    new WebDriverWait(browser, Duration.ofSeconds(10)).until(driver ->
+        driver.findElements(By.cssSelector("#waterfall .span-row")).size() < rows);
+    assertThat(browser.findElements(By.cssSelector("#waterfall .span-row")).size())
+        .isLessThan(rows);
+  }
+
+  /**
+   * The generated 10 000-span trace: every lane segment drawn, the waterfall's rows all laid out
+   * (only those in view drawn). The time from the profile's arrival to the next painted frame is
+   * written to target/ui-screenshots/render-times.txt: measured, not asserted.
+   */
+  @Test
+  void largeTrace_drawsEveryLaneAndLaysOutEverySpan() throws Exception {
+    JsonObject profile = api("/api/v1/traces/" + LARGE.toHex());
+    openTrace(LARGE.toHex());
+
+    assertThat(browser.findElements(By.cssSelector("#lanes rect.lane")))
+        .hasSize(profile.getAsJsonArray("lanes").size());
+    assertThat(browser.findElement(By.cssSelector("#waterfall svg")).getAttribute("data-rows"))
+        .isEqualTo(String.valueOf(LARGE_SPANS));
+    assertThat(browser.findElements(By.cssSelector("#waterfall .span-row")).size())
+        .isLessThan(LARGE_SPANS);
+    String renderMs = browser.findElement(By.tagName("body")).getAttribute("data-render-ms");
+    String loadedMs = browser.findElement(By.tagName("body")).getAttribute("data-loaded-ms");
+    Files.createDirectories(Path.of("target", "ui-screenshots"));
+    Files.writeString(Path.of("target", "ui-screenshots", "render-times.txt"),
+        "10 000-span trace: drawn and painted in " + renderMs + " ms after the profile arrived; "
+            + loadedMs + " ms after navigation started\n");
+    Chromium.screenshot(browser, "trace-large");
+  }
+
+  @Test
+  void operation_plotsItsDistributionsAndListsItsNeighbours() throws Exception {
+    open("operations?service=worker&operation=query");
+    WebElement duration = waitFor(By.cssSelector(".chart[data-kind='duration'] canvas"));
+
+    assertThat(duration.isDisplayed()).isTrue();
+    assertThat(browser.findElement(By.cssSelector(".chart[data-kind='duration']"))
+        .getAttribute("data-series")).startsWith("cumulative|window");
+    assertThat(browser.findElements(By.cssSelector(".chart[data-kind] canvas"))).hasSize(3);
+    JsonObject edges = api("/api/v1/ranking/edges?service=worker&operation=query");
+    assertThat(browser.findElements(By.cssSelector("#callees tbody tr")))
+        .hasSize(edges.getAsJsonArray("callees").size());
+    assertThat(browser.findElement(By.id("operation-traces")).getText())
+        .contains(expected("seed-profiling-dop").get("traceId").getAsString());
+    Chromium.screenshot(browser, "operation");
+  }
+
+  @Test
+  void pools_stackEachWindowsUtilizationAndAttribution() throws Exception {
+    open("pools");
+    waitFor(By.cssSelector("section[data-pool='worker/w1'] .chart[data-chart='utilization'] canvas"));
+
+    JsonArray windows = apiArray("/api/v1/pools").get(0).getAsJsonObject()
+        .getAsJsonArray("windows");
+    double maxUtilization = 0;
+    for (JsonElement window : windows) {
+      double sum = 0;
+      for (var entry : window.getAsJsonObject().getAsJsonObject("utilization").entrySet()) {
+        sum += entry.getValue().getAsDouble();
+      }
+      maxUtilization = Math.max(maxUtilization, sum);
+    }
+    WebElement utilization = browser.findElement(
+        By.cssSelector("section[data-pool='worker/w1'] .chart[data-chart='utilization']"));
+    assertThat(Double.parseDouble(utilization.getAttribute("data-max")))
+        .isCloseTo(maxUtilization, org.assertj.core.data.Offset.offset(1e-9));
+    assertThat(browser.findElement(
+        By.cssSelector("section[data-pool='worker/w1'] .chart[data-chart='attributionNs']"))
+        .getAttribute("data-series")).contains("cpu");
+    Chromium.screenshot(browser, "pools");
+  }
+
+  @Test
+  void underAReverseProxysSubPath_pagesLoadTheirModulesAndData() throws Exception {
+    String traceId = expected("seed-time-case3-overlap").get("traceId").getAsString();
+    try (SubPathProxy proxy = new SubPathProxy(Ports.of(context).httpUrl(""))) {
+      browser.get(proxy.root() + "traces/" + traceId);
+      waitFor(By.cssSelector("#lanes rect.lane"));
+
+      assertThat(browser.findElement(By.cssSelector("header a.brand")).getAttribute("href"))
+          .isEqualTo(proxy.root());
+      browser.findElement(By.linkText("Traces")).click();
+      waitFor(By.id("traces-table"));
+      assertThat(browser.getCurrentUrl()).startsWith(proxy.root() + "traces");
+    }
+  }
+
+  private void open(String path) {
+    browser.get(root + path);
+  }
+
+  /** Opens a trace's page and waits until its pictures are drawn and painted. */
+  private void openTrace(String traceId) {
+    open("traces/" + traceId);
+    new WebDriverWait(browser, Duration.ofSeconds(60)).until(driver ->
+        driver.findElement(By.tagName("body")).getDomAttribute("data-render-ms") != null);
+  }
+
+  private WebElement waitFor(By locator) {
+    return new WebDriverWait(browser, Duration.ofSeconds(30))
+        .until(ExpectedConditions.presenceOfElementLocated(locator));
+  }
+
+  private static long length(WebElement segment) {
+    return Long.parseLong(segment.getAttribute("data-end"))
+        - Long.parseLong(segment.getAttribute("data-start"));
+  }
+
+  private List<String> rankingRows() {
+    return browser.findElements(By.cssSelector("#ranking-table tbody tr")).stream()
+        .map(row -> row.findElements(By.tagName("td")))
+        .map(cells -> cells.get(1).getText() + " " + cells.get(2).getText())
+        .toList();
+  }
+
+  private List<String> apiRanking(String sort) throws Exception {
+    List<String> rows = new ArrayList<>();
+    apiArray("/api/v1/ranking?top=20&sort=" + sort).forEach(row -> rows.add(
+        row.getAsJsonObject().get("service").getAsString() + " "
+            + row.getAsJsonObject().get("name").getAsString()));
+    return rows;
+  }
+
+  private JsonObject api(String path) throws Exception {
+    return JsonParser.parseString(get(path)).getAsJsonObject();
+  }
+
+  private JsonArray apiArray(String path) throws Exception {
+    return JsonParser.parseString(get(path)).getAsJsonArray();
+  }
+
+  private String get(String path) throws Exception {
+    HttpResponse<String> response = http.send(
+        HttpRequest.newBuilder(URI.create(Ports.of(context).httpUrl(path))).build(),
+        HttpResponse.BodyHandlers.ofString());
+    assertThat(response.statusCode()).as(path).isEqualTo(200);
+    return response.body();
+  }
+
+  private static JsonObject expected(String name) throws IOException {
+    return JsonParser.parseString(new String(GoldenCases.expectedJson(name),
+        StandardCharsets.UTF_8)).getAsJsonObject();
+  }
+
+  private static JsonObject spanOf(JsonObject profile, String spanId) {
+    for (JsonElement span : profile.getAsJsonArray("spans")) {
+      if (span.getAsJsonObject().get("spanId").getAsString().equals(spanId)) {
+        return span.getAsJsonObject();
+      }
+    }
+    throw new AssertionError("no span " + spanId);
+  }
+
+  /**
+   * A root of 100 ms fanning out to 100 threads, each running spans one after another, 1 ms
+   * each, in turn running, waiting on the database and waiting on the network.
+   */
+  private static Span.Builder[] largeTrace() {
+    long startNanos = 1_700_000_000_000_000_000L;
+    String[] states = {"running", "wait.db", "wait.net"};
+    Span.Builder[] spans = new Span.Builder[LARGE_SPANS];
+    spans[0] = Otlp.span(LARGE, 1).setName("GET /batch")
+        .setStartTimeUnixNano(startNanos).setEndTimeUnixNano(startNanos + 100_000_000)
+        .addAttributes(attribute("thread.id", "main"));
+    for (int i = 1; i < LARGE_SPANS; i++) {
+      int thread = i % 100;
+      int step = i / 100;
+      long from = startNanos + step * 1_000_000L;
+      spans[i] = Otlp.span(LARGE, i + 1).setName("step " + step % 7)
+          .setParentSpanId(ByteString.copyFrom(ByteBuffer.allocate(8).putLong(1).array()))
+          .setStartTimeUnixNano(from).setEndTimeUnixNano(from + 1_000_000)
+          .addAttributes(attribute("thread.id", "w" + thread))
+          .addAttributes(attribute("spanprof.state", states[(thread + step) % 3]));
+    }
+    return spans;
+  }
+
+  private static KeyValue attribute(String key, String value) {
+    return KeyValue.newBuilder().setKey(key)
+        .setValue(AnyValue.newBuilder().setStringValue(value)).build();
+  }
+}
