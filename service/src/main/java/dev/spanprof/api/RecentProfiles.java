@@ -23,9 +23,10 @@ import java.util.PriorityQueue;
  * scans the ids, newest first: about 10 µs for 10 000 profiles, and queries are rare. An earlier
  * profile of a trace analysed again keeps its slot until the ring comes round to it.
  *
- * <p>The list of recent traces needs no index of its own: a search scans the summaries (about
- * 150 bytes each beside their profile), newest first, and keeps the slowest matches in a heap of
- * {@code limit}: O(kept · log limit), a few milliseconds for 10 000 kept.
+ * <p>The list of recent traces needs no index of its own: a search makes each kept trace's summary
+ * row as it scans them, newest first, and keeps the slowest matches in a heap of {@code limit}:
+ * O(kept · log limit), a few milliseconds for 10 000 kept. Summaries are made when asked for, not
+ * when a trace is kept: keeping is on the analysis stage's path ({@code PipelineBenchmark}).
  */
 @Singleton
 public final class RecentProfiles implements ProfileConsumer {
@@ -35,8 +36,18 @@ public final class RecentProfiles implements ProfileConsumer {
   private final long[] traceIdLows;
   private long kept;
 
-  /** A kept profile and its row in the list of recent traces. */
-  record Recent(TraceProfile profile, TraceSummary summary) {}
+  /**
+   * A kept profile and what its row in the list of recent traces needs beside it.
+   *
+   * @param completion the completion's label
+   * @param complete the trace is whole as far as spanprof can tell
+   */
+  record Recent(TraceProfile profile, String completion, boolean complete) {
+
+    TraceSummary summary() {
+      return TraceSummary.of(profile, completion, complete);
+    }
+  }
 
   RecentProfiles(QueryConfiguration configuration) {
     this.recent = new Recent[configuration.getRecentTraces()];
@@ -46,7 +57,9 @@ public final class RecentProfiles implements ProfileConsumer {
   @Override
   public void accept(CompletedTrace trace, TraceProfile profile, long nowNanos) {
     TraceProfile withoutSegments = profile.withoutSegments();
-    Recent entry = new Recent(withoutSegments, TraceSummary.of(trace, withoutSegments));
+    int root = profile.primaryRoot();
+    Recent entry = new Recent(withoutSegments, trace.completion().label(),
+        root >= 0 && trace.isComplete(trace.spans().get(root)));
     synchronized (this) {
       int slot = (int) (kept++ % recent.length);
       recent[slot] = entry;
@@ -84,16 +97,17 @@ public final class RecentProfiles implements ProfileConsumer {
     List<TraceSummary> result = new ArrayList<>();
     for (long position = newest - 1; position >= oldest; position--) {
       Recent entry = snapshot[(int) (position % snapshot.length)];
-      if (!query.matches(entry.summary(), entry.profile().distinctOperations())) {
+      TraceSummary summary = entry.summary();
+      if (!query.matches(summary, entry.profile().distinctOperations())) {
         continue;
       }
       if (!query.slowest()) {
-        result.add(entry.summary());
+        result.add(summary);
         if (result.size() == query.limit()) {
           return result;
         }
       } else {
-        slowest.add(entry.summary());
+        slowest.add(summary);
         if (slowest.size() > query.limit()) {
           slowest.poll();
         }

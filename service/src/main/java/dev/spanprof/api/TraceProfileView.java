@@ -3,9 +3,11 @@ package dev.spanprof.api;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import dev.spanprof.analysis.span.Ids;
 import dev.spanprof.analysis.span.SpanKind;
+import dev.spanprof.analysis.trace.SpanSegments;
 import dev.spanprof.analysis.trace.TraceProfile;
 import dev.spanprof.analysis.trace.TraceProfile.SpanProfile;
 import io.micronaut.serde.annotation.Serdeable;
+import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
@@ -121,15 +123,28 @@ public record TraceProfileView(
                 p.attributionNs()))
             .toList(),
         profile.startNanos(),
-        profile.lanes().stream()
-            .map(l -> new Lane(spans.get(l.span()).resource(), l.startNanos(), l.endNanos(),
-                spans.get(l.span()).state(), Ids.toHex(spans.get(l.span()).spanId())))
-            .toList(),
-        profile.criticalPath().stream()
-            .map(p -> new PathSegment(Ids.toHex(spans.get(p.span()).spanId()), p.startNanos(),
-                p.endNanos()))
-            .toList(),
+        lanes(profile.lanes(), spans),
+        path(profile.criticalPath(), spans),
         summary);
+  }
+
+  private static List<Lane> lanes(SpanSegments lanes, List<SpanProfile> spans) {
+    List<Lane> result = new ArrayList<>(lanes.size());
+    for (int k = 0; k < lanes.size(); k++) {
+      SpanProfile span = spans.get(lanes.span(k));
+      result.add(new Lane(span.resource(), lanes.startNanos(k), lanes.endNanos(k), span.state(),
+          Ids.toHex(span.spanId())));
+    }
+    return result;
+  }
+
+  private static List<PathSegment> path(SpanSegments path, List<SpanProfile> spans) {
+    List<PathSegment> result = new ArrayList<>(path.size());
+    for (int k = 0; k < path.size(); k++) {
+      result.add(new PathSegment(Ids.toHex(spans.get(path.span(k)).spanId()),
+          path.startNanos(k), path.endNanos(k)));
+    }
+    return result;
   }
 
   private static Span span(TraceProfile profile, SpanProfile s) {

@@ -2,7 +2,6 @@ package dev.spanprof.api;
 
 import dev.spanprof.analysis.span.Operation;
 import dev.spanprof.analysis.trace.TraceProfile;
-import dev.spanprof.assembly.CompletedTrace;
 import io.micronaut.serde.annotation.Serdeable;
 
 /**
@@ -30,13 +29,13 @@ record TraceSummary(
     String completion,
     boolean complete) {
 
-  static TraceSummary of(CompletedTrace trace, TraceProfile profile) {
+  static TraceSummary of(TraceProfile profile, String completion, boolean complete) {
     int root = profile.primaryRoot();
     Operation operation = root < 0 ? new Operation("", "")
         : profile.distinctOperations().get(profile.spans().get(root).operation());
     return new TraceSummary(profile.traceId().toHex(), operation.service(), operation.name(),
         profile.startNanos(), profile.ttcNs(), profile.ttxNs(), profile.resourceTimeNs(),
-        profile.parallelism(), profile.criticalPathNs(), profile.spanCount(),
-        trace.completion().label(), root >= 0 && trace.isComplete(trace.spans().get(root)));
+        profile.parallelism(), profile.criticalPathNs(), profile.spanCount(), completion,
+        complete);
   }
 }

@@ -8,7 +8,6 @@ import dev.spanprof.analysis.span.SpanRecord;
 import dev.spanprof.analysis.span.TraceId;
 import dev.spanprof.analysis.trace.TraceProfile.OperationTime;
 import dev.spanprof.analysis.trace.TraceProfile.ResourceBusy;
-import dev.spanprof.analysis.trace.TraceProfile.Segment;
 import dev.spanprof.analysis.trace.TraceProfile.ServicePoolStateTime;
 import dev.spanprof.analysis.trace.TraceProfile.SpanProfile;
 import dev.spanprof.analysis.trace.TraceProfile.StateTime;
@@ -75,18 +74,9 @@ public final class TraceAnalyzer {
         mapped.operations.copyOfNames(), spanRows(mapped, tree, selfNs, criticalPath),
         PoolUsages.of(mapped, timeline.segments), servicePoolStateRows(mapped, timeline, arrays),
         keepsSegments ? PoolUsages.chosenSegments(mapped, timeline.segments) : List.of(),
-        criticalPath.primaryRoot, segmentRows(timeline.segments, false),
-        segmentRows(criticalPath.primaryPath, true));
-  }
-
-  /** The segments as rows, in their order or, for the path (found latest first), reversed. */
-  private static List<Segment> segmentRows(Segments segments, boolean reversed) {
-    Segment[] rows = new Segment[segments.size];
-    for (int k = 0; k < segments.size; k++) {
-      rows[reversed ? segments.size - 1 - k : k] =
-          new Segment(segments.owner[k], segments.from[k], segments.to[k]);
-    }
-    return List.of(rows);
+        criticalPath.primaryRoot, SpanSegments.copyOf(timeline.segments, false),
+        // The walk finds the path latest first.
+        SpanSegments.copyOf(criticalPath.primaryPath, true));
   }
 
   // Rows list what held some resource for some time: a state, resource or operation that never

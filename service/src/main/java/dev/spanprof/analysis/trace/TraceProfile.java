@@ -58,8 +58,8 @@ public record TraceProfile(
     List<ServicePoolStateTime> resourceTimeByServicePoolState,
     List<ChosenSegment> segments,
     int primaryRoot,
-    List<Segment> lanes,
-    List<Segment> criticalPath) {
+    SpanSegments lanes,
+    SpanSegments criticalPath) {
 
   /** Per state: Σ_r time in it, time any resource is in it, time it dominates. */
   public record StateTime(String state, long resourceNs, long inclusiveNs, long exclusiveNs) {}
@@ -95,9 +95,6 @@ public record TraceProfile(
       SpanKind kind,
       long startNanos,
       long endNanos) {}
-
-  /** Over [startNanos, endNanos) the span at position {@code span} held a lane or the path. */
-  public record Segment(int span, long startNanos, long endNanos) {}
 
   /**
    * Utilization and CPU attribution of one allocation span's pool over the span's interval.

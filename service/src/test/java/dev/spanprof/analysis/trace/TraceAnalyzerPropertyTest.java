@@ -12,7 +12,6 @@ import dev.spanprof.analysis.span.SpanResource;
 import dev.spanprof.analysis.trace.TraceProfile.OperationTime;
 import dev.spanprof.analysis.trace.TraceProfile.PoolUsage;
 import dev.spanprof.analysis.trace.TraceProfile.ResourceBusy;
-import dev.spanprof.analysis.trace.TraceProfile.Segment;
 import dev.spanprof.analysis.trace.TraceProfile.SpanProfile;
 import dev.spanprof.analysis.trace.TraceProfile.StateTime;
 import java.util.ArrayList;
@@ -192,30 +191,32 @@ class TraceAnalyzerPropertyTest {
     profile.spans().forEach(span -> resources.add(span.resource()));
     for (String resource : resources) {
       for (long t = -5; t < 70; t++) {
-        long instant = t;
-        List<Integer> shown = profile.lanes().stream()
-            .filter(lane -> profile.spans().get(lane.span()).resource().equals(resource))
-            .filter(lane -> lane.startNanos() <= instant && instant < lane.endNanos())
-            .map(Segment::span)
-            .toList();
+        SpanSegments lanes = profile.lanes();
+        List<Integer> shown = new ArrayList<>();
+        for (int k = 0; k < lanes.size(); k++) {
+          if (profile.spans().get(lanes.span(k)).resource().equals(resource)
+              && lanes.startNanos(k) <= t && t < lanes.endNanos(k)) {
+            shown.add(lanes.span(k));
+          }
+        }
         int expected = oracle.chosen(resource, t);
         assertThat(shown).as("lane of %s at %d", resource, t)
             .isEqualTo(expected < 0 ? List.of() : List.of(expected));
       }
     }
 
-    List<Segment> path = profile.criticalPath();
+    SpanSegments path = profile.criticalPath();
     long[] pathNs = new long[spans.size()];
     if (oracle.primaryRoot < 0) {
-      assertThat(path).isEmpty();
+      assertThat(path.size()).isZero();
     } else {
       SpanRecord root = spans.get(oracle.primaryRoot);
       long cursor = root.startNanos();
-      for (Segment segment : path) {
-        assertThat(segment.startNanos()).as("the path has no gap").isEqualTo(cursor);
-        assertThat(segment.endNanos()).isGreaterThan(segment.startNanos());
-        cursor = segment.endNanos();
-        pathNs[segment.span()] += segment.endNanos() - segment.startNanos();
+      for (int k = 0; k < path.size(); k++) {
+        assertThat(path.startNanos(k)).as("the path has no gap").isEqualTo(cursor);
+        assertThat(path.endNanos(k)).isGreaterThan(path.startNanos(k));
+        cursor = path.endNanos(k);
+        pathNs[path.span(k)] += path.endNanos(k) - path.startNanos(k);
       }
       assertThat(cursor).isEqualTo(Math.max(root.startNanos(), root.endNanos()));
     }
