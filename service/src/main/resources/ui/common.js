@@ -23,14 +23,14 @@ export async function api(path) {
   return body;
 }
 
-/** Nanoseconds from {@code origin} to {@code epochNanos} (either a number or a BigInt). */
+/** Nanoseconds from `origin` to `epochNanos` (either a number or a BigInt). */
 export function since(origin, epochNanos) {
   return Number(BigInt(epochNanos) - BigInt(origin));
 }
 
 /** An element with attributes (on… as listeners) and children (strings become text). */
 export function el(tag, attributes = {}, ...children) {
-  const svg = ['svg', 'g', 'rect', 'text', 'title', 'line', 'path'].includes(tag);
+  const svg = ['svg', 'g', 'rect', 'text', 'tspan', 'title'].includes(tag);
   const node = svg ? document.createElementNS('http://www.w3.org/2000/svg', tag)
       : document.createElement(tag);
   for (const [key, value] of Object.entries(attributes)) {

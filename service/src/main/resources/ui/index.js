@@ -86,4 +86,7 @@ async function refresh() {
 }
 
 refresh();
-setInterval(() => showStatus().catch(error => fail(status, error)), REFRESH_MS);
+// Rates need two readings: the second comes soon, the others every few seconds.
+const reread = () => showStatus().catch(error => fail(status, error));
+setTimeout(reread, 1000);
+setInterval(reread, REFRESH_MS);

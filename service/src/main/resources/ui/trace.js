@@ -4,6 +4,8 @@ import {api, duration, el, fail, figure, header, legend, number, operationLink, 
   stateColour, table, time} from './common.js';
 
 const LABEL_WIDTH = 260;
+/** Right of the time axis: the waterfall's duration and self-time column, the axis' last label. */
+const RIGHT_WIDTH = 170;
 const ROW_HEIGHT = 20;
 /** Waterfall rows drawn beyond the visible ones, above and below, so scrolling shows no gap. */
 const OVERSCAN = 20;
@@ -27,7 +29,7 @@ try {
 
 /**
  * Gives every span, lane and path segment its times as numbers of nanoseconds since the trace's
- * start ({@code from}, {@code to}), which the drawing scales; the exact epoch times stay beside.
+ * start (`from`, `to`), which the drawing scales; the exact epoch times stay beside.
  */
 function withOffsets(profile) {
   for (const item of [...profile.spans, ...profile.lanes, ...profile.criticalPathSegments]) {
@@ -86,15 +88,15 @@ function show(profile) {
       pools(profile));
 }
 
-/** Nanoseconds since the trace's start to pixels across, over the trace's TTC. */
+/**
+ * Nanoseconds since the trace's start to pixels across, over the trace's TTC; what lies outside
+ * it (an allocation span may) is drawn at its edge.
+ */
 function timeScale(profile) {
-  const width = Math.max(400, page.clientWidth - LABEL_WIDTH - 40);
+  const width = Math.max(400, page.clientWidth - LABEL_WIDTH - RIGHT_WIDTH - 40);
   const length = Math.max(1, profile.ttcNs);
-  return {
-    width,
-    x: offset => LABEL_WIDTH + (offset / length) * width,
-    w: (from, to) => Math.max(0.5, ((to - from) / length) * width),
-  };
+  const x = offset => LABEL_WIDTH + Math.min(Math.max(offset / length, 0), 1) * width;
+  return {width, x, w: (from, to) => Math.max(0.5, x(to) - x(from))};
 }
 
 function axis(timeline, profile, y) {
@@ -109,7 +111,7 @@ function lanes(profile, spans, timeline) {
   const resources = profile.resources.map(r => r.resource);
   const rowOf = new Map(resources.map((resource, row) => [resource, row]));
   const height = resources.length * ROW_HEIGHT + 24;
-  return el('svg', {id: 'lanes', width: LABEL_WIDTH + timeline.width + 10, height},
+  return el('svg', {id: 'lanes', width: LABEL_WIDTH + timeline.width + RIGHT_WIDTH, height},
       resources.map((resource, row) => el('text', {
         class: 'row-label', x: 4, y: row * ROW_HEIGHT + 14, 'data-resource': resource,
       }, clip(resource, 38))),
@@ -154,7 +156,7 @@ function waterfall(profile, spans, timeline, detail) {
   let rows = [];
 
   const container = el('div', {class: 'picture waterfall', id: 'waterfall'});
-  const svg = el('svg', {width: LABEL_WIDTH + timeline.width + 110});
+  const svg = el('svg', {width: LABEL_WIDTH + timeline.width + RIGHT_WIDTH});
   const drawn = el('g', {});
   svg.append(drawn);
   container.append(svg);
@@ -205,7 +207,8 @@ function waterfall(profile, spans, timeline, detail) {
     group.append(
         el('text', {x: indent + 12, y: y + 14},
             el('title', {}, `${span.name} (${span.service}, ${span.kind})`),
-            clip(span.name, 30 - Math.min(depth, 20) / 2)),
+            clip(span.name, 30 - Math.min(depth, 20) / 2),
+            el('tspan', {class: 'service'}, ' ' + clip(span.service, 16))),
         el('rect', {class: 'span-bar', x: timeline.x(span.from), y: y + 4,
           width: timeline.w(span.from, span.to), height: ROW_HEIGHT - 8},
           el('title', {}, `${span.name} (${span.service})\n${duration(span.to - span.from)},`
@@ -216,7 +219,8 @@ function waterfall(profile, spans, timeline, detail) {
           'data-span': span.spanId, 'data-start': segment.startNanos, 'data-end': segment.endNanos,
         })),
         el('text', {class: 'self', x: LABEL_WIDTH + timeline.width + 6, y: y + 14,
-          'data-self-ns': span.selfTimeNs}, 'self ' + duration(span.selfTimeNs)));
+          'data-self-ns': span.selfTimeNs},
+            `${duration(span.to - span.from)} · self ${duration(span.selfTimeNs)}`));
     return group;
   }
 

@@ -53,7 +53,7 @@ class ArchitectureTest {
    * (span model, assembly, analysis, the spool, the OTLP JSON codec, time) is reached by every
    * layer and reaches none; configuration is read by the adapters; ingest is read only by what
    * reports on it or wires it; the analysis stage's consumers (export, api) by metrics and the
-   * wiring.
+   * wiring. The UI's pages read the API over HTTP, like any client: nothing of spanprof's.
    */
   @Test
   void packages_followTheDataFlow() {

@@ -64,7 +64,8 @@ final class UiPages {
     MediaType type = LIBRARY_FILES.get(file);
     String path = type == null ? null : webJars.fullPath("uplot", "dist/" + file);
     if (path == null) {
-      return HttpResponse.status(HttpStatus.NOT_FOUND).body("no library file " + file);
+      return HttpResponse.status(HttpStatus.NOT_FOUND).contentType(MediaType.TEXT_PLAIN_TYPE)
+          .body("no library file " + file);
     }
     return HttpResponse.ok(read(path)).contentType(type)
         .header("Cache-Control", "public, max-age=86400");
