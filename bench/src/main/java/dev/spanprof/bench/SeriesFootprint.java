@@ -62,7 +62,7 @@ public final class SeriesFootprint {
         passNanos[2] / 1e3 / registry.size(), counted / passNanos.length);
   }
 
-  private static long usedAfterGc() {
+  static long usedAfterGc() {
     MemoryMXBean memory = ManagementFactory.getMemoryMXBean();
     for (int i = 0; i < 3; i++) {
       System.gc(); // a full, stop-the-world collection with the default G1 settings
