@@ -9,6 +9,7 @@ import io.micronaut.http.annotation.PathVariable;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
 import java.util.Map;
 import org.webjars.WebJarVersionLocator;
 
@@ -16,7 +17,7 @@ import org.webjars.WebJarVersionLocator;
  * The UI's pages at the paths of contract.md ("Web UI") and uPlot, its chart library, from its
  * WebJar. Every page links relatively (its {@code <base href>} is the UI's root), so the UI works
  * behind a reverse proxy's sub-path; the modules and styles are static resources under
- * {@code /ui/}.
+ * {@code /ui/}, and a page is the shell {@code ui/page.html} naming its module.
  */
 @Controller
 final class UiPages {
@@ -26,12 +27,15 @@ final class UiPages {
       "uPlot.esm.js", MediaType.of("text/javascript"),
       "uPlot.min.css", MediaType.of("text/css"));
 
+  /** Every page is the one shell, differing in its module, its title and its depth. */
+  private static final String SHELL = new String(read("ui/page.html"), StandardCharsets.UTF_8);
+
   private final Map<String, byte[]> pages = Map.of(
-      "index", read("ui/index.html"),
-      "traces", read("ui/traces.html"),
-      "trace", read("ui/trace.html"),
-      "operation", read("ui/operation.html"),
-      "pools", read("ui/pools.html"));
+      "index", page("index", "Overview", "./"),
+      "traces", page("traces", "Traces", "./"),
+      "trace", page("trace", "Trace", "../"),
+      "operation", page("operation", "Operation", "./"),
+      "pools", page("pools", "Pools", "./"));
   private final WebJarVersionLocator webJars = new WebJarVersionLocator();
 
   @Get(produces = MediaType.TEXT_HTML)
@@ -73,6 +77,15 @@ final class UiPages {
 
   private HttpResponse<byte[]> page(String name) {
     return HttpResponse.ok(pages.get(name)).header("Cache-Control", "no-cache");
+  }
+
+  /**
+   * @param module the page's script, {@code ui/{module}.js}
+   * @param base the UI's root relative to the page's path: {@code ../} below {@code /traces/}
+   */
+  private static byte[] page(String module, String title, String base) {
+    return SHELL.replace("{module}", module).replace("{title}", title).replace("{base}", base)
+        .getBytes(StandardCharsets.UTF_8);
   }
 
   private static byte[] read(String resource) {
