@@ -13,9 +13,9 @@ import java.util.Optional;
 import java.util.PriorityQueue;
 
 /**
- * The profiles of the last {@code spanprof.query.recent-traces} analyses, each with its summary
- * row; the oldest is forgotten first. A trace analysed again (a late fragment) answers with its
- * latest profile.
+ * The profiles of the last {@code spanprof.query.recent-traces} analyses, each with what its row
+ * in the list of recent traces needs; the oldest is forgotten first. A trace analysed again (a
+ * late fragment) answers with its latest profile, and is listed once per analysis.
  *
  * <p>A ring, not a map by trace id: keeping a profile is then one store into a slot next to the
  * previous one, where a linked map's removal and insertion each touched entries of traces
