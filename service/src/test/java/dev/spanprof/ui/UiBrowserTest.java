@@ -59,6 +59,7 @@ import org.openqa.selenium.support.ui.WebDriverWait;
 @Property(name = "test.time", value = "manual")
 @Property(name = "test.profiles", value = "recording")
 @Property(name = "spanprof.pools.capacity.worker/w1", value = "4")
+@Property(name = "spanprof.histogram.expected-interval.worker/query", value = "1s")
 class UiBrowserTest {
 
   /** The generated trace: a root fanning out to 100 threads of 100 spans each, less one. */
@@ -224,8 +225,11 @@ class UiBrowserTest {
     WebElement duration = waitFor(By.cssSelector(".chart[data-kind='duration'] canvas"));
 
     assertThat(duration.isDisplayed()).isTrue();
+    // The query has an expected interval: its durations are also corrected for coordinated
+    // omission.
     assertThat(browser.findElement(By.cssSelector(".chart[data-kind='duration']"))
-        .getAttribute("data-series")).startsWith("cumulative|window");
+        .getAttribute("data-series"))
+        .isEqualTo("cumulative|window|cumulative, corrected|window, corrected");
     assertThat(browser.findElements(By.cssSelector(".chart[data-kind] canvas"))).hasSize(3);
     JsonObject edges = api("/api/v1/ranking/edges?service=worker&operation=query");
     assertThat(browser.findElements(By.cssSelector("#callees tbody tr")))
