@@ -96,7 +96,7 @@ class ArchitectureTest {
 
   /**
    * Inside the core, each package uses only those below it: the per-trace analysis and what
-   * spans across traces (pools, distributions, ranking) read the span model; the span model
+   * spans across traces (pools, distributions, ranking, the tail) read the span model; the span model
    * keeps its bytes in the store; the shared internals (sorts, heaps, reusable arrays) know
    * nothing of spans.
    */
@@ -104,6 +104,7 @@ class ArchitectureTest {
   void analysisPackages_areLayeredByRole() {
     layeredArchitecture().consideringOnlyDependenciesInLayers()
         .layer("Ranking").definedBy("dev.spanprof.analysis.ranking..")
+        .layer("Tail").definedBy("dev.spanprof.analysis.tail..")
         .layer("Distribution").definedBy("dev.spanprof.analysis.distribution..")
         .layer("Trace").definedBy("dev.spanprof.analysis.trace..")
         .layer("Pool").definedBy("dev.spanprof.analysis.pool..")
@@ -111,10 +112,12 @@ class ArchitectureTest {
         .layer("Store").definedBy("dev.spanprof.analysis.store..")
         .layer("Internal").definedBy("dev.spanprof.analysis.internal..")
         .whereLayer("Ranking").mayNotBeAccessedByAnyLayer()
+        .whereLayer("Tail").mayNotBeAccessedByAnyLayer()
         .whereLayer("Distribution").mayNotBeAccessedByAnyLayer()
-        .whereLayer("Trace").mayOnlyBeAccessedByLayers("Ranking")
+        .whereLayer("Trace").mayOnlyBeAccessedByLayers("Ranking", "Tail")
         .whereLayer("Pool").mayOnlyBeAccessedByLayers("Trace", "Ranking")
-        .whereLayer("Span").mayOnlyBeAccessedByLayers("Trace", "Pool", "Distribution", "Ranking")
+        .whereLayer("Span")
+        .mayOnlyBeAccessedByLayers("Trace", "Pool", "Distribution", "Ranking", "Tail")
         .whereLayer("Store").mayOnlyBeAccessedByLayers("Span")
         .whereLayer("Internal").mayOnlyBeAccessedByLayers("Trace", "Ranking")
         .check(MAIN_CLASSES);
