@@ -10,18 +10,21 @@ import dev.spanprof.config.HistogramConfiguration;
 import dev.spanprof.profile.DistributionService;
 import dev.spanprof.profile.PoolService;
 import dev.spanprof.profile.RankingService;
+import dev.spanprof.profile.TailService;
 import dev.spanprof.v1.Distribution;
 import dev.spanprof.v1.Edges;
 import dev.spanprof.v1.GetDistributionRequest;
 import dev.spanprof.v1.GetEdgesRequest;
 import dev.spanprof.v1.GetPoolsRequest;
 import dev.spanprof.v1.GetRankingRequest;
+import dev.spanprof.v1.GetTailRequest;
 import dev.spanprof.v1.GetTraceProfileRequest;
 import dev.spanprof.v1.LaneSegment;
 import dev.spanprof.v1.ListTracesRequest;
 import dev.spanprof.v1.Neighbour;
 import dev.spanprof.v1.OperationTime;
 import dev.spanprof.v1.PathSegment;
+import dev.spanprof.v1.PathTime;
 import dev.spanprof.v1.PoolProfile;
 import dev.spanprof.v1.Pools;
 import dev.spanprof.v1.ProfileServiceGrpc;
@@ -31,6 +34,10 @@ import dev.spanprof.v1.Ranking;
 import dev.spanprof.v1.ResourceBusy;
 import dev.spanprof.v1.SpanProfile;
 import dev.spanprof.v1.StateTime;
+import dev.spanprof.v1.Tail;
+import dev.spanprof.v1.TailBreakdown;
+import dev.spanprof.v1.TailRoot;
+import dev.spanprof.v1.TailRow;
 import dev.spanprof.v1.TraceList;
 import io.grpc.Status;
 import io.grpc.stub.StreamObserver;
@@ -52,14 +59,16 @@ final class ProfileGrpcService extends ProfileServiceGrpc.ProfileServiceImplBase
   private final RankingService ranking;
   private final PoolService pools;
   private final DistributionService distributions;
+  private final TailService tail;
   private final List<Double> quantiles;
 
   ProfileGrpcService(RecentProfiles profiles, RankingService ranking, PoolService pools,
-      DistributionService distributions, HistogramConfiguration histograms) {
+      DistributionService distributions, TailService tail, HistogramConfiguration histograms) {
     this.profiles = profiles;
     this.ranking = ranking;
     this.pools = pools;
     this.distributions = distributions;
+    this.tail = tail;
     this.quantiles = List.copyOf(histograms.getQuantiles());
   }
 
@@ -106,6 +115,66 @@ final class ProfileGrpcService extends ProfileServiceGrpc.ProfileServiceImplBase
   /** proto3 strings are never absent: empty means not given. */
   private static String orNull(String value) {
     return value.isEmpty() ? null : value;
+  }
+
+  @Override
+  public void getTail(GetTailRequest request, StreamObserver<Tail> responses) {
+    String service = orNull(request.getService());
+    String operation = orNull(request.getOperation());
+    if (service == null && operation == null) {
+      Tail.Builder answer = Tail.newBuilder();
+      tail.roots().forEach(root -> answer.addRoots(TailRoot.newBuilder()
+          .setService(root.root().service())
+          .setOperation(root.root().name())
+          .setTraces(root.traces())
+          .setP50Ns(root.p50Ns())
+          .setP90Ns(root.p90Ns())
+          .setP99Ns(root.p99Ns())));
+      responses.onNext(answer.build());
+      responses.onCompleted();
+      return;
+    }
+    double quantile =
+        request.getQuantile() == 0 ? TailController.DEFAULT_QUANTILE : request.getQuantile();
+    if (service == null || operation == null || !(quantile > 0 && quantile < 1)) {
+      responses.onError(Status.INVALID_ARGUMENT.withDescription(service == null || operation == null
+              ? "service and operation (of a root) are both required"
+              : "quantile must be in (0, 1), got " + quantile)
+          .asRuntimeException());
+      return;
+    }
+    tail.breakdown(new Operation(service, operation), quantile).ifPresentOrElse(breakdown -> {
+      TailBreakdown.Builder proto = TailBreakdown.newBuilder()
+          .setService(service)
+          .setOperation(operation)
+          .setQuantile(breakdown.quantile())
+          .setThetaNs(breakdown.thetaNs())
+          .setSlowTraces(breakdown.slowTraces())
+          .setAllTraces(breakdown.allTraces())
+          .setMeanSlowNs(breakdown.meanSlowNs())
+          .setMeanAllNs(breakdown.meanAllNs());
+      breakdown.operations().forEach(row ->
+          proto.addOperations(tailRow(row.key().service(), row.key().name(), row)));
+      breakdown.states().forEach(row -> proto.addStates(tailRow("", row.key(), row)));
+      responses.onNext(Tail.newBuilder().setBreakdown(proto).build());
+      responses.onCompleted();
+    }, () -> responses.onError(Status.NOT_FOUND
+        .withDescription("no trace rooted at " + service + " / " + operation
+            + " in the tail window")
+        .asRuntimeException()));
+  }
+
+  private static TailRow tailRow(String service, String name,
+      dev.spanprof.analysis.tail.TailBreakdown.Row<?> row) {
+    return TailRow.newBuilder()
+        .setService(service)
+        .setName(name)
+        .setMeanSlowNs(row.meanSlowNs())
+        .setMeanAllNs(row.meanAllNs())
+        .setExcessNs(row.excessNs())
+        .setShareSlow(row.shareSlow())
+        .setShareAll(row.shareAll())
+        .build();
   }
 
   @Override
@@ -311,6 +380,11 @@ final class ProfileGrpcService extends ProfileServiceGrpc.ProfileServiceImplBase
             .setSpanId(segment.spanId())
             .setStartNanos(segment.startNanos())
             .setEndNanos(segment.endNanos())));
+    view.criticalPathByOperation().forEach(time -> profile.addCriticalPathByOperation(
+        PathTime.newBuilder()
+            .setService(time.service())
+            .setName(time.name())
+            .setCriticalPathNs(time.criticalPathNs())));
     if (view.summary() != null) {
       profile.setSummary(traceSummary(view.summary()));
     }

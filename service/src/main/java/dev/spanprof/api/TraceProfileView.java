@@ -3,6 +3,7 @@ package dev.spanprof.api;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import dev.spanprof.analysis.span.Ids;
 import dev.spanprof.analysis.span.SpanKind;
+import dev.spanprof.analysis.tail.PathTimes;
 import dev.spanprof.analysis.trace.SpanSegments;
 import dev.spanprof.analysis.trace.TraceProfile;
 import dev.spanprof.analysis.trace.TraceProfile.SpanProfile;
@@ -20,7 +21,8 @@ import java.util.Map;
  *
  * <p>After the golden files' fields come those the UI's pictures need, each straight from the
  * analysis: the spans' names, times and tree parents, the resource lanes and the primary root's
- * critical path, and the trace's row in the list of recent traces (null outside the service).
+ * critical path (as segments and by operation), and the trace's row in the list of recent traces
+ * (null outside the service).
  */
 @Serdeable
 @JsonInclude(JsonInclude.Include.ALWAYS)
@@ -41,6 +43,7 @@ public record TraceProfileView(
     long startNanos,
     List<Lane> lanes,
     List<PathSegment> criticalPathSegments,
+    List<PathTime> criticalPathByOperation,
     TraceSummary summary) {
 
   @Serdeable
@@ -75,6 +78,10 @@ public record TraceProfileView(
   @Serdeable
   public record Lane(
       String resource, long startNanos, long endNanos, String state, String spanId) {}
+
+  /** cp(o, T) of semantics.md §6: the critical-path time of an operation's spans. */
+  @Serdeable
+  public record PathTime(String service, String name, long criticalPathNs) {}
 
   /** Over [startNanos, endNanos) the critical path ran through spanId. */
   @Serdeable
@@ -125,6 +132,7 @@ public record TraceProfileView(
         profile.startNanos(),
         lanes(profile.lanes(), spans),
         path(profile.criticalPath(), spans),
+        pathTimes(profile),
         summary);
   }
 
@@ -144,6 +152,20 @@ public record TraceProfileView(
       result.add(new PathSegment(Ids.toHex(spans.get(path.span(k)).spanId()),
           path.startNanos(k), path.endNanos(k)));
     }
+    return result;
+  }
+
+  /** The primary root tree's critical path by operation, longest first. */
+  private static List<PathTime> pathTimes(TraceProfile profile) {
+    long[] byOperation = PathTimes.of(profile).byOperation();
+    List<PathTime> result = new ArrayList<>();
+    for (int o = 0; o < byOperation.length; o++) {
+      if (byOperation[o] > 0) {
+        dev.spanprof.analysis.span.Operation operation = profile.distinctOperations().get(o);
+        result.add(new PathTime(operation.service(), operation.name(), byOperation[o]));
+      }
+    }
+    result.sort(Comparator.comparingLong(PathTime::criticalPathNs).reversed());
     return result;
   }
 
