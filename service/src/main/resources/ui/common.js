@@ -28,7 +28,10 @@ export function since(origin, epochNanos) {
   return Number(BigInt(epochNanos) - BigInt(origin));
 }
 
-/** An element with attributes (on… as listeners) and children (strings become text). */
+/**
+ * An element with attributes (on… as listeners) and children (strings become text; null,
+ * undefined and false, as `condition && child` gives, are left out).
+ */
 export function el(tag, attributes = {}, ...children) {
   const svg = ['svg', 'g', 'rect', 'text', 'tspan', 'title'].includes(tag);
   const node = svg ? document.createElementNS('http://www.w3.org/2000/svg', tag)
@@ -40,7 +43,7 @@ export function el(tag, attributes = {}, ...children) {
     else node.setAttribute(key, value === true ? '' : value);
   }
   for (const child of children.flat()) {
-    if (child !== null && child !== undefined) {
+    if (child !== null && child !== undefined && child !== false) {
       node.append(child instanceof Node ? child : String(child));
     }
   }

@@ -1,7 +1,7 @@
 // One operation: its ranking figures, its duration, self-time and critical-path distributions as
 // percentile plots, its callers and callees, and its recent traces.
 import uPlot from '../lib/uplot/uPlot.esm.js';
-import {api, duration, el, fail, figure, header, number, operationLink, percent, table,
+import {api, duration, el, fail, figure, header, legend, number, operationLink, percent, table,
   traceLink} from './common.js';
 
 const KINDS = [['duration', 'Duration'], ['self_time', 'Self time'],
@@ -11,6 +11,9 @@ const MAX_PERCENTILE = 99.99;
 const MAX_X = 1 / (1 - MAX_PERCENTILE / 100);
 /** The percentile axis' ticks, at 1/(1 − p). */
 const TICKS = [[2, '50%'], [10, '90%'], [100, '99%'], [1000, '99.9%'], [MAX_X, '99.99%']];
+/** The why-slow bars' colours, one an operation in order of excess. */
+const PALETTE = ['#d6336c', '#4263eb', '#2f9e44', '#f59f00', '#7048e8', '#1098ad', '#e8590c',
+  '#5c940d', '#ae3ec9', '#868e96'];
 
 header('');
 const page = document.getElementById('page');
@@ -34,6 +37,8 @@ async function show() {
   ]);
   const row = ranking.find(r => r.service === service && r.name === operation);
   const charts = el('div', {id: 'distributions'});
+  const quantile = Number(params.get('quantile') || '0.9');
+  const tail = await api(`tail?${query}&quantile=${quantile}`).catch(() => null);
   page.replaceChildren(
       el('h1', {}, `${service}: ${operation}`),
       row ? el('div', {class: 'figures', id: 'figures'},
@@ -44,6 +49,7 @@ async function show() {
           figure('critical-path share', percent(row.criticalPathShare)),
           row.flags.length > 0 && figure('flags', row.flags.join(', ')))
         : el('p', {class: 'muted'}, 'Not in the current call ranking.'),
+      tail ? whySlow(tail) : el('div'),
       el('h2', {}, 'Distributions'),
       el('p', {class: 'muted'}, 'Value at each percentile, the percentile axis logarithmic in '
           + '1/(1 − p) as HdrHistogram plots it.'),
@@ -66,6 +72,73 @@ async function show() {
       charts.append(el('p', {class: 'muted'}, `${title}: ${error.message}`));
     }
   }
+}
+
+/**
+ * Why this root's slow traces are slow (semantics.md §6): the mean critical path of the slow
+ * traces and of all, each a bar stacked by operation, and the rows by excess.
+ */
+function whySlow(tail) {
+  const percentile = Number((100 * tail.quantile).toFixed(2));
+  const colours = new Map(tail.operations.map((row, k) =>
+      [row.service + ' ' + row.operation, PALETTE[k % PALETTE.length]]));
+  const key = row => row.service + ' ' + row.operation;
+  return el('section', {id: 'why-slow'},
+      el('h2', {}, `Why slow: traces at or above p${percentile} against all`),
+      el('p', {class: 'muted'}, `Of the ${duration(tail.meanSlowNs - tail.meanAllNs)} by which the `
+          + `${number(tail.slowTraces, 0)} traces of at least ${duration(tail.thetaNs)} exceed the `
+          + `average of all ${number(tail.allTraces, 0)}, each operation on the critical path `
+          + 'contributes its excess; the excesses add up to it.'),
+      el('div', {class: 'figures'},
+          figure(`slow traces (≥ ${duration(tail.thetaNs)})`, number(tail.slowTraces, 0)),
+          figure('all traces', number(tail.allTraces, 0)),
+          figure('mean of the slow', duration(tail.meanSlowNs)),
+          figure('mean of all', duration(tail.meanAllNs)),
+          figure('excess', duration(tail.meanSlowNs - tail.meanAllNs))),
+      stackedBars(tail, colours, key),
+      el('div', {class: 'legend'}, tail.operations.map(row => el('span', {},
+          el('span', {class: 'swatch', style: `background:${colours.get(key(row))}`}),
+          row.operation))),
+      table([
+        ['service', r => r.service],
+        ['operation', r => operationLink(r.service, r.operation)],
+        ['excess', r => el('span', {'data-ns': r.excessNs}, duration(r.excessNs)), true],
+        ['mean, slow', r => duration(r.meanSlowNs), true],
+        ['mean, all', r => duration(r.meanAllNs), true],
+        ['share, slow', r => percent(r.shareSlow), true],
+        ['share, all', r => percent(r.shareAll), true],
+      ], tail.operations, {id: 'tail-operations'}),
+      el('h3', {}, 'By state'),
+      table([
+        ['state', r => el('span', {}, legend([r.state]).firstChild)],
+        ['excess', r => duration(r.excessNs), true],
+        ['mean, slow', r => duration(r.meanSlowNs), true],
+        ['mean, all', r => duration(r.meanAllNs), true],
+        ['share, slow', r => percent(r.shareSlow), true],
+        ['share, all', r => percent(r.shareAll), true],
+      ], tail.states, {id: 'tail-states'}));
+}
+
+/** Two bars on one scale, the slow traces' mean critical path and all traces', by operation. */
+function stackedBars(tail, colours, key) {
+  const labelWidth = 150;
+  const width = Math.min(900, page.clientWidth - 40) - labelWidth;
+  const scale = width / Math.max(1, tail.meanSlowNs, tail.meanAllNs);
+  const bar = (set, label, y, field) => {
+    let x = labelWidth;
+    return el('g', {'data-set': set},
+        el('text', {x: 0, y: y + 15}, label),
+        tail.operations.map(row => {
+          const rect = el('rect', {class: 'tail-segment', x, y, height: 20,
+            width: Math.max(0, row[field] * scale), fill: colours.get(key(row)),
+            'data-operation': key(row), 'data-ns': row[field]},
+          el('title', {}, `${row.operation}: ${duration(row[field])}`));
+          x += row[field] * scale;
+          return rect;
+        }));
+  };
+  return el('svg', {id: 'tail-bars', width: labelWidth + width + 10, height: 64},
+      bar('slow', 'slow traces', 4, 'meanSlowNs'), bar('all', 'all traces', 36, 'meanAllNs'));
 }
 
 function neighbours(rows, id) {

@@ -18,6 +18,7 @@ try {
   const profile = await api('traces/' + encodeURIComponent(traceId));
   const drawStart = performance.now();
   show(withOffsets(profile));
+  showAgainstRoot(profile);
   // The pictures are drawn once the browser has laid them out and painted the next frame.
   requestAnimationFrame(() => setTimeout(() => {
     document.body.dataset.renderMs = String(performance.now() - drawStart);
@@ -69,6 +70,7 @@ function show(profile) {
           ' critical path. Click ▸/▾ to fold a subtree, a row for its details.'),
       waterfall(profile, spans, timeline, detail),
       detail,
+      el('div', {id: 'against-root'}),
       el('div', {class: 'columns'},
           el('div', {}, el('h2', {}, 'States'), table([
             ['state', s => el('span', {}, legend([s.state]).firstChild)],
@@ -229,6 +231,47 @@ function waterfall(profile, spans, timeline, detail) {
   requestAnimationFrame(layout);
   layout();
   return container;
+}
+
+/**
+ * This trace's critical path by operation against the mean of its root's traces in the tail
+ * window (semantics.md §6), when the root has any there.
+ */
+async function showAgainstRoot(profile) {
+  const summary = profile.summary;
+  if (!summary || !summary.rootOperation) return;
+  const query = new URLSearchParams({service: summary.rootService,
+    operation: summary.rootOperation});
+  const tail = await api('tail?' + query).catch(() => null);
+  if (!tail) return;
+  const average = new Map(tail.operations.map(row =>
+      [row.service + ' ' + row.operation, row.meanAllNs]));
+  const rows = profile.criticalPathByOperation.map(time => {
+    const mean = average.get(time.service + ' ' + time.name) || 0;
+    return {...time, meanNs: mean, differenceNs: time.criticalPathNs - mean};
+  });
+  const mine = new Set(rows.map(row => row.service + ' ' + row.name));
+  for (const row of tail.operations) {
+    if (!mine.has(row.service + ' ' + row.operation)) {
+      rows.push({service: row.service, name: row.operation, criticalPathNs: 0,
+        meanNs: row.meanAllNs, differenceNs: -row.meanAllNs});
+    }
+  }
+  rows.sort((a, b) => b.differenceNs - a.differenceNs);
+  document.getElementById('against-root').replaceChildren(
+      el('h2', {}, 'Critical path against its root\'s average'),
+      el('p', {class: 'muted'}, `Per operation, this trace's critical-path time against the mean `
+          + `of the ${number(tail.allTraces, 0)} traces of ${summary.rootOperation} in the tail `
+          + 'window; ', el('a', {href: 'operations?' + query}, 'why its slow traces are slow'),
+          '.'),
+      table([
+        ['service', r => r.service],
+        ['operation', r => operationLink(r.service, r.name)],
+        ['this trace', r => duration(r.criticalPathNs), true],
+        ['average', r => duration(r.meanNs), true],
+        ['difference', r => el('span', {'data-ns': r.differenceNs},
+            (r.differenceNs > 0 ? '+' : '') + duration(r.differenceNs)), true],
+      ], rows, {id: 'against-root-table'}));
 }
 
 /** What spanprof adds to a span as attributes, as it would forward them. */

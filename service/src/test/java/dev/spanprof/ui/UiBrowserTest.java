@@ -12,6 +12,7 @@ import dev.spanprof.assembly.ManualTimeSource;
 import dev.spanprof.golden.GoldenCases;
 import dev.spanprof.profile.PoolService;
 import dev.spanprof.profile.RankingService;
+import dev.spanprof.testing.CheckoutLoad;
 import dev.spanprof.testing.Otlp;
 import dev.spanprof.testing.Ports;
 import dev.spanprof.testing.TestTraffic;
@@ -65,6 +66,7 @@ class UiBrowserTest {
   /** The generated trace: a root fanning out to 100 threads of 100 spans each, less one. */
   private static final TraceId LARGE = TraceId.fromHex("5e5e5e5e5e5e5e5e5e5e5e5e5e5e5e5e");
   private static final int LARGE_SPANS = 10_000;
+  private static final int CHECKOUTS = 100;
 
   private final HttpClient http = HttpClient.newHttpClient();
   @Inject ApplicationContext context;
@@ -84,6 +86,8 @@ class UiBrowserTest {
     assertThat(TestTraffic.postProtobuf(context, Otlp.request("batch", largeTrace())))
         .isEqualTo(200);
     traces.add(LARGE);
+    assertThat(TestTraffic.postProtobuf(context, CheckoutLoad.request(CHECKOUTS))).isEqualTo(200);
+    traces.addAll(CheckoutLoad.traceIds(CHECKOUTS));
     TestTraffic.complete(context, traces.toArray(TraceId[]::new));
     ranking.refresh();
     time.setWallClock(Instant.ofEpochSecond(1_700_000_100));
@@ -113,7 +117,10 @@ class UiBrowserTest {
     waitFor(By.cssSelector("#ranking-table[data-sort='critical_path'] tbody tr"));
 
     assertThat(rankingRows()).isEqualTo(apiRanking("critical_path"));
-    assertThat(browser.findElement(By.id("slowest")).getText()).contains(LARGE.toHex());
+    String slowest = apiArray("/api/v1/traces?order=slowest&limit=1").get(0).getAsJsonObject()
+        .get("traceId").getAsString();
+    assertThat(browser.findElement(By.cssSelector("#slowest tbody tr")).getText())
+        .startsWith(slowest);
   }
 
   @Test
@@ -237,6 +244,40 @@ class UiBrowserTest {
     assertThat(browser.findElement(By.id("operation-traces")).getText())
         .contains(expected("seed-profiling-dop").get("traceId").getAsString());
     Chromium.screenshot(browser, "operation");
+  }
+
+  /**
+   * The checkouts whose query is 20 times slower in one in ten: the root's page puts the query
+   * first, with all of the excess, and stacks the slow traces' mean path to its mean duration.
+   */
+  @Test
+  void rootOperation_showsWhySlowTracesAreSlow() throws Exception {
+    JsonObject tail = api("/api/v1/tail?service=shop&operation=GET%20/checkout&quantile=0.9");
+    open("operations?service=shop&operation=GET+%2Fcheckout");
+    waitFor(By.cssSelector("#tail-operations tbody tr"));
+
+    WebElement first = browser.findElement(By.cssSelector("#tail-operations tbody tr"));
+    JsonObject query = tail.getAsJsonArray("operations").get(0).getAsJsonObject();
+    assertThat(first.getText()).contains("db.query");
+    assertThat(Double.parseDouble(first.findElement(By.cssSelector("[data-ns]"))
+        .getAttribute("data-ns"))).isEqualTo(query.get("excessNs").getAsDouble());
+    double slowBar = browser.findElements(By.cssSelector("#tail-bars [data-set='slow'] rect"))
+        .stream().mapToDouble(rect -> Double.parseDouble(rect.getAttribute("data-ns"))).sum();
+    assertThat(slowBar).isCloseTo(tail.get("meanSlowNs").getAsDouble(),
+        org.assertj.core.data.Offset.offset(1.0));
+    Chromium.screenshot(browser, "why-slow");
+  }
+
+  /** A slow checkout's page: its query 200 ms against the root's average of 29 ms. */
+  @Test
+  void slowTrace_showsItsCriticalPathAgainstItsRootsAverage() throws Exception {
+    openTrace(CheckoutLoad.traceIds(CHECKOUTS).get(9).toHex());
+    WebElement first = waitFor(By.cssSelector("#against-root-table tbody tr"));
+
+    assertThat(first.getText()).contains("db.query");
+    assertThat(Double.parseDouble(first.findElement(By.cssSelector("[data-ns]"))
+        .getAttribute("data-ns"))).isCloseTo(171.0 * CheckoutLoad.MS,
+        org.assertj.core.data.Offset.offset(1.0));
   }
 
   @Test
