@@ -8,7 +8,9 @@
  * beyond that is read exactly, as a BigInt, from its source text.
  */
 export async function api(path) {
-  const response = await fetch(new URL('api/v1/' + path, document.baseURI));
+  const token = sessionStorage.getItem(TOKEN_KEY);
+  const response = await fetch(new URL('api/v1/' + path, document.baseURI),
+      {headers: token ? {Authorization: 'Bearer ' + token} : {}});
   const text = await response.text();
   let body = null;
   try {
@@ -17,10 +19,35 @@ export async function api(path) {
   } catch (error) {
     // Not JSON: the status line explains it below.
   }
+  if (response.status === 401) {
+    askForToken();
+  }
   if (!response.ok) {
     throw new Error((body && body.error) || `${response.status} ${response.statusText}`);
   }
   return body;
+}
+
+/** Where the read token typed into the page is kept: this tab only, until it is closed. */
+const TOKEN_KEY = 'spanprof.readToken';
+
+/**
+ * With `spanprof.auth.read-tokens-file` set, the API asks for a read token: the page asks the
+ * user once, keeps it for the tab, and loads again. The pages themselves hold no data.
+ */
+function askForToken() {
+  if (document.getElementById('token-form')) return;
+  const input = el('input', {type: 'password', name: 'token', autocomplete: 'off',
+    'aria-label': 'read token'});
+  const form = el('form', {id: 'token-form', class: 'filters'},
+      el('label', {}, 'This spanprof asks for a read token', input),
+      el('button', {type: 'submit'}, 'Use it'));
+  form.addEventListener('submit', event => {
+    event.preventDefault();
+    sessionStorage.setItem(TOKEN_KEY, input.value.trim());
+    location.reload();
+  });
+  document.body.insertBefore(form, document.getElementById('page'));
 }
 
 /** Nanoseconds from `origin` to `epochNanos` (either a number or a BigInt). */

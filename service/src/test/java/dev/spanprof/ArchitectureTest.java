@@ -53,7 +53,8 @@ class ArchitectureTest {
    * (span model, assembly, analysis, the spool, the OTLP JSON codec, time) is reached by every
    * layer and reaches none; configuration is read by the adapters; ingest is read only by what
    * reports on it or wires it; the analysis stage's consumers (export, api) by metrics and the
-   * wiring. The UI's pages read the API over HTTP, like any client: nothing of spanprof's.
+   * wiring. The UI's pages read the API over HTTP, like any client: nothing of spanprof's. The
+   * bearer tokens are asked by the receivers and the API, each for the access it needs.
    */
   @Test
   void packages_followTheDataFlow() {
@@ -69,6 +70,7 @@ class ArchitectureTest {
         .layer("Management").definedBy("dev.spanprof.management..")
         .layer("Wiring").definedBy("dev.spanprof.wiring..")
         .layer("Ui").definedBy("dev.spanprof.ui..")
+        .layer("Security").definedBy("dev.spanprof.security..")
         .whereLayer("Wiring").mayNotBeAccessedByAnyLayer()
         .whereLayer("Ui").mayNotBeAccessedByAnyLayer()
         .whereLayer("Management").mayOnlyBeAccessedByLayers("Wiring")
@@ -77,8 +79,9 @@ class ArchitectureTest {
         .whereLayer("Export").mayOnlyBeAccessedByLayers("Metrics", "Wiring")
         .whereLayer("Profile").mayOnlyBeAccessedByLayers("Export", "Api", "Metrics", "Wiring")
         .whereLayer("Ingest").mayOnlyBeAccessedByLayers("Management", "Metrics", "Wiring")
+        .whereLayer("Security").mayOnlyBeAccessedByLayers("Ingest", "Api", "Wiring")
         .whereLayer("Config").mayOnlyBeAccessedByLayers("Ingest", "Profile", "Export", "Api",
-            "Metrics", "Management", "Wiring")
+            "Metrics", "Management", "Security", "Wiring")
         .check(MAIN_CLASSES);
   }
 

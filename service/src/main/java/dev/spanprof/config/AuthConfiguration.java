@@ -1,0 +1,35 @@
+package dev.spanprof.config;
+
+import io.micronaut.context.annotation.ConfigurationProperties;
+
+/**
+ * {@code spanprof.auth.*}: bearer tokens, one per line in each file (blank lines and lines
+ * starting with # ignored). A file is read again when it changes, so tokens rotate without a
+ * restart; an empty path leaves that kind of access open.
+ */
+@ConfigurationProperties(AuthConfiguration.PREFIX)
+public final class AuthConfiguration {
+
+  public static final String PREFIX = "spanprof.auth";
+
+  private String writeTokensFile = "";
+  private String readTokensFile = "";
+
+  /** Tokens that may send spans (OTLP over gRPC and HTTP). */
+  public String getWriteTokensFile() {
+    return writeTokensFile;
+  }
+
+  public void setWriteTokensFile(String writeTokensFile) {
+    this.writeTokensFile = writeTokensFile == null ? "" : writeTokensFile;
+  }
+
+  /** Tokens that may read profiles (the query API over HTTP and gRPC, the UI's data). */
+  public String getReadTokensFile() {
+    return readTokensFile;
+  }
+
+  public void setReadTokensFile(String readTokensFile) {
+    this.readTokensFile = readTokensFile == null ? "" : readTokensFile;
+  }
+}

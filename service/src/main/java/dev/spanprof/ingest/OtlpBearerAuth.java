@@ -1,0 +1,51 @@
+package dev.spanprof.ingest;
+
+import com.google.rpc.Code;
+import dev.spanprof.security.Access;
+import dev.spanprof.security.AuthDecision;
+import dev.spanprof.security.BearerTokens;
+import dev.spanprof.security.HttpRefusals;
+import io.micronaut.core.annotation.Nullable;
+import io.micronaut.http.HttpHeaders;
+import io.micronaut.http.HttpMethod;
+import io.micronaut.http.HttpRequest;
+import io.micronaut.http.HttpResponse;
+import io.micronaut.http.MutableHttpResponse;
+import io.micronaut.http.annotation.RequestFilter;
+import io.micronaut.http.annotation.ServerFilter;
+
+/**
+ * OTLP/HTTP needs a write token when {@code spanprof.auth.write-tokens-file} is set: refused
+ * before the body is read (so nothing of it is counted as received), with a
+ * {@code google.rpc.Status} as OTLP answers errors, 401 and {@code WWW-Authenticate: Bearer}, or
+ * 403 for a read token. Preflights (OPTIONS) carry no credentials: {@link OtlpCors} answers them.
+ */
+@ServerFilter("/v1/traces")
+final class OtlpBearerAuth {
+
+  private final BearerTokens tokens;
+
+  OtlpBearerAuth(BearerTokens tokens) {
+    this.tokens = tokens;
+  }
+
+  @RequestFilter
+  @Nullable
+  HttpResponse<?> check(HttpRequest<?> request) {
+    if (request.getMethod() == HttpMethod.OPTIONS) {
+      return null;
+    }
+    AuthDecision decision = tokens.check(
+        request.getHeaders().get(HttpHeaders.AUTHORIZATION), Access.WRITE, "http");
+    if (decision.allowed()) {
+      return null;
+    }
+    boolean json = OtlpHttpResponses.mediaType(request.getHeaders().getContentType().orElse(null))
+        .equals("application/json");
+    MutableHttpResponse<byte[]> refusal = OtlpHttpResponses.error(HttpRefusals.status(decision),
+        json, decision.outcome() == AuthDecision.Outcome.FORBIDDEN
+            ? Code.PERMISSION_DENIED : Code.UNAUTHENTICATED, decision.message(), null);
+    String challenge = HttpRefusals.challenge(decision);
+    return challenge == null ? refusal : refusal.header(HttpHeaders.WWW_AUTHENTICATE, challenge);
+  }
+}

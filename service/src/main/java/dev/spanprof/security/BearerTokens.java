@@ -1,0 +1,100 @@
+package dev.spanprof.security;
+
+import dev.spanprof.config.AuthConfiguration;
+import dev.spanprof.time.TimeSource;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micronaut.core.annotation.Nullable;
+import jakarta.inject.Singleton;
+import java.nio.file.Path;
+import java.security.MessageDigest;
+import java.util.List;
+
+/**
+ * Whether a request's {@code Authorization: Bearer …} (HTTP) or {@code authorization} metadata
+ * (gRPC) grants the access it needs: what the Collector's {@code bearertokenauth} extension and
+ * the SDKs' {@code OTEL_EXPORTER_OTLP_HEADERS} send. Without a tokens file for a kind, that kind
+ * is open. A token of the other kind is refused as forbidden (403 / PERMISSION_DENIED), so a
+ * fleet's applications can export without being able to read. Tokens are compared by digest, in
+ * constant time, every one of the set; they are never logged. Refusals are counted in
+ * spanprof_auth_refused_total{transport, reason}.
+ */
+@Singleton
+public final class BearerTokens {
+
+  private static final String SCHEME = "bearer ";
+
+  @Nullable private final TokenFile write;
+  @Nullable private final TokenFile read;
+  private final MeterRegistry registry;
+
+  BearerTokens(AuthConfiguration configuration, TimeSource time, MeterRegistry registry) {
+    this.write = file(configuration.getWriteTokensFile(), time, "write-tokens-file");
+    this.read = file(configuration.getReadTokensFile(), time, "read-tokens-file");
+    this.registry = registry;
+  }
+
+  /**
+   * @param authorization the header or metadata value, null when absent
+   * @param transport {@code grpc} or {@code http}, for the refusal counter
+   */
+  public AuthDecision check(@Nullable String authorization, Access access, String transport) {
+    TokenFile required = access == Access.WRITE ? write : read;
+    if (required == null) {
+      return AuthDecision.ALLOWED;
+    }
+    if (authorization == null || authorization.length() <= SCHEME.length()
+        || !authorization.regionMatches(true, 0, SCHEME, 0, SCHEME.length())) {
+      return refuse(AuthDecision.Outcome.UNAUTHENTICATED, "missing", transport,
+          "a bearer token is required to " + verb(access) + " (Authorization: Bearer <token>)");
+    }
+    byte[] digest = TokenFile.digest(authorization.substring(SCHEME.length()).strip());
+    if (matches(digest, required.digests())) {
+      return AuthDecision.ALLOWED;
+    }
+    TokenFile other = access == Access.WRITE ? read : write;
+    if (other != null && matches(digest, other.digests())) {
+      return refuse(AuthDecision.Outcome.FORBIDDEN, "wrong_kind", transport,
+          "this token may not " + verb(access));
+    }
+    return refuse(AuthDecision.Outcome.UNAUTHENTICATED, "invalid", transport,
+        "the bearer token is not valid to " + verb(access));
+  }
+
+  /** Compares with every token of the set, so the time taken says nothing of which matched. */
+  private static boolean matches(byte[] digest, List<byte[]> digests) {
+    boolean found = false;
+    for (byte[] candidate : digests) {
+      found |= MessageDigest.isEqual(digest, candidate);
+    }
+    return found;
+  }
+
+  private AuthDecision refuse(AuthDecision.Outcome outcome, String reason, String transport,
+      String message) {
+    Counter.builder("spanprof.auth.refused")
+        .description("Requests refused for their credentials, by transport and reason")
+        .tag("transport", transport)
+        .tag("reason", reason)
+        .register(registry)
+        .increment();
+    return new AuthDecision(outcome, reason, message);
+  }
+
+  private static String verb(Access access) {
+    return access == Access.WRITE ? "send spans" : "read profiles";
+  }
+
+  @Nullable
+  private static TokenFile file(String path, TimeSource time, String key) {
+    if (path.isBlank()) {
+      return null;
+    }
+    try {
+      return new TokenFile(Path.of(path), time);
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException(
+          AuthConfiguration.PREFIX + "." + key + ": " + e.getMessage(), e);
+    }
+  }
+}

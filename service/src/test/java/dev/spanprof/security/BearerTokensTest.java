@@ -1,0 +1,107 @@
+package dev.spanprof.security;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.spanprof.assembly.ManualTimeSource;
+import dev.spanprof.config.AuthConfiguration;
+import dev.spanprof.testing.Meters;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.FileTime;
+import java.time.Duration;
+import java.time.Instant;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class BearerTokensTest {
+
+  @TempDir Path directory;
+  private final ManualTimeSource time = new ManualTimeSource();
+  private final SimpleMeterRegistry registry = new SimpleMeterRegistry();
+
+  @Test
+  void check_eachKindNeedsItsOwnToken() throws Exception {
+    BearerTokens tokens = tokens("# writers\nw1\n\nw2\n", "r1\n");
+
+    assertThat(tokens.check("Bearer w1", Access.WRITE, "http").allowed()).isTrue();
+    assertThat(tokens.check("bearer w2", Access.WRITE, "http").allowed()).isTrue();
+    assertThat(tokens.check("Bearer r1", Access.READ, "grpc").allowed()).isTrue();
+    assertThat(tokens.check(null, Access.WRITE, "http"))
+        .extracting(AuthDecision::outcome, AuthDecision::reason)
+        .containsExactly(AuthDecision.Outcome.UNAUTHENTICATED, "missing");
+    assertThat(tokens.check("Basic dzE=", Access.WRITE, "http").reason()).isEqualTo("missing");
+    assertThat(tokens.check("Bearer w3", Access.WRITE, "http"))
+        .extracting(AuthDecision::outcome, AuthDecision::reason)
+        .containsExactly(AuthDecision.Outcome.UNAUTHENTICATED, "invalid");
+    AuthDecision wrongKind = tokens.check("Bearer w1", Access.READ, "grpc");
+    assertThat(wrongKind.outcome()).isEqualTo(AuthDecision.Outcome.FORBIDDEN);
+    assertThat(wrongKind.message()).isEqualTo("this token may not read profiles")
+        .doesNotContain("w1");
+    Meters meters = new Meters(registry);
+    assertThat(meters.count("spanprof.auth.refused", "transport", "http", "reason", "missing"))
+        .isEqualTo(2);
+    assertThat(meters.count("spanprof.auth.refused", "transport", "grpc", "reason", "wrong_kind"))
+        .isEqualTo(1);
+  }
+
+  @Test
+  void check_withoutAFile_leavesThatKindOpen() throws Exception {
+    BearerTokens tokens = tokens("w1\n", null);
+
+    assertThat(tokens.check(null, Access.READ, "http").allowed()).isTrue();
+    assertThat(tokens.check(null, Access.WRITE, "http").allowed()).isFalse();
+  }
+
+  @Test
+  void rotation_theRewrittenFileCountsWithinASecond() throws Exception {
+    BearerTokens tokens = tokens("old\n", null);
+    Path file = directory.resolve("write");
+
+    Files.writeString(file, "old\nnew\n");
+    Files.setLastModifiedTime(file, FileTime.from(Instant.now().plusSeconds(5)));
+    assertThat(tokens.check("Bearer new", Access.WRITE, "http").allowed())
+        .as("looked at again at most once a second").isFalse();
+    time.advance(Duration.ofSeconds(2));
+    assertThat(tokens.check("Bearer new", Access.WRITE, "http").allowed()).isTrue();
+    assertThat(tokens.check("Bearer old", Access.WRITE, "http").allowed()).isTrue();
+
+    Files.writeString(file, "new\n");
+    Files.setLastModifiedTime(file, FileTime.from(Instant.now().plusSeconds(10)));
+    time.advance(Duration.ofSeconds(2));
+    assertThat(tokens.check("Bearer old", Access.WRITE, "http").allowed()).isFalse();
+
+    Files.delete(file);
+    time.advance(Duration.ofSeconds(2));
+    assertThat(tokens.check("Bearer new", Access.WRITE, "http").allowed())
+        .as("a file gone keeps the tokens read before").isTrue();
+  }
+
+  @Test
+  void start_unreadableOrEmptyFile_saysWhichKey() throws Exception {
+    AuthConfiguration missing = new AuthConfiguration();
+    missing.setWriteTokensFile(directory.resolve("absent").toString());
+    AuthConfiguration empty = new AuthConfiguration();
+    Files.writeString(directory.resolve("empty"), "# none yet\n");
+    empty.setReadTokensFile(directory.resolve("empty").toString());
+
+    assertThatThrownBy(() -> new BearerTokens(missing, time, registry))
+        .hasMessageStartingWith("spanprof.auth.write-tokens-file: cannot read the tokens file");
+    assertThatThrownBy(() -> new BearerTokens(empty, time, registry))
+        .hasMessageEndingWith("holds no token");
+  }
+
+  private BearerTokens tokens(String write, String read) throws Exception {
+    AuthConfiguration configuration = new AuthConfiguration();
+    if (write != null) {
+      configuration.setWriteTokensFile(Files.writeString(directory.resolve("write"), write)
+          .toString());
+    }
+    if (read != null) {
+      configuration.setReadTokensFile(Files.writeString(directory.resolve("read"), read)
+          .toString());
+    }
+    return new BearerTokens(configuration, time, registry);
+  }
+}
