@@ -196,7 +196,7 @@ class FrontDoorTest implements TestPropertyProvider {
   }
 
   /** Exports one span made by the SDK through {@code exporter}; whether it succeeded. */
-  private static boolean export(SpanExporter exporter) {
+  static boolean export(SpanExporter exporter) {
     List<SpanData> ended = new ArrayList<>();
     SdkTracerProvider provider = SdkTracerProvider.builder()
         .addSpanProcessor(new SpanProcessor() {
