@@ -158,10 +158,26 @@ class GatewayTest(unittest.TestCase, SpanprofContainerChecks):
     def test_kinds(self):
         self.assertEqual(sorted(k for k, _ in self.manifests), sorted([
             "Namespace", "ServiceAccount", "Role", "RoleBinding", "ConfigMap", "ConfigMap",
-            "Service", "Service", "Service", "Deployment", "Deployment", "PodDisruptionBudget"]))
+            "Service", "Service", "Service", "Deployment", "Deployment", "PodDisruptionBudget",
+            "NetworkPolicy"]))
         for (kind, name), manifest in self.manifests.items():
             if kind != "Namespace":
                 self.assertEqual(manifest["metadata"].get("namespace"), "spanprof", f"{kind} {name}")
+
+    def test_only_the_gateway_and_prometheus_reach_the_replicas(self):
+        policy = self.manifests[("NetworkPolicy", "spanprof")]
+        replicas = self.manifests[("Deployment", "spanprof")]["spec"]["template"]["metadata"]
+        self.assertEqual(policy["spec"]["podSelector"]["matchLabels"].items() - replicas["labels"].items(),
+                         set())
+        self.assertEqual(policy["spec"]["policyTypes"], ["Ingress"])
+        gateway_labels = self.manifests[("Deployment", "otel-gateway")]["spec"]["template"]["metadata"]["labels"]
+        rules = {tuple(sorted(p["port"] for p in rule["ports"])): rule["from"]
+                 for rule in policy["spec"]["ingress"]}
+        self.assertEqual(set(rules), {(PORTS["otlp-grpc"], PORTS["otlp-http"]), (PORTS["metrics"],)})
+        (otlp,) = rules[(PORTS["otlp-grpc"], PORTS["otlp-http"])]
+        self.assertEqual(otlp["podSelector"]["matchLabels"].items() - gateway_labels.items(), set())
+        (metrics,) = rules[(PORTS["metrics"],)]
+        self.assertEqual(metrics["podSelector"]["matchLabels"], {"app.kubernetes.io/name": "prometheus"})
 
     def test_replicas_forward_back_to_the_gateway(self):
         deployment = self.manifests[("Deployment", "spanprof")]
@@ -238,6 +254,9 @@ class SidecarTest(unittest.TestCase, SpanprofContainerChecks):
     def test_the_sidecar_runs_beside_the_app_and_forwards_to_the_cluster_collector(self):
         (sidecar,) = self.pod["spec"]["initContainers"]
         self.assertEqual(sidecar["name"], "spanprof")
+        # Least exposure: OTLP and the API on the pod's loopback, where the app is.
+        self.assertEqual(env(sidecar)["MICRONAUT_SERVER_HOST"], "127.0.0.1")
+        self.assertEqual(env(sidecar)["GRPC_SERVER_HOST"], "127.0.0.1")
         self.assertEqual(sidecar["restartPolicy"], "Always")
         self.check_spanprof_container(sidecar, readiness=False)
         self.assertNotIn("readinessProbe", sidecar)

@@ -1,16 +1,19 @@
 package dev.spanprof.ingest;
 
 import dev.spanprof.config.IngestConfiguration;
+import dev.spanprof.config.ListenerLimits;
 import dev.spanprof.ingest.IngestListener.RequestRejection;
 import io.grpc.Metadata;
 import io.grpc.ServerBuilder;
 import io.grpc.ServerStreamTracer;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
+import io.grpc.netty.NettyServerBuilder;
 import io.micronaut.context.event.BeanCreatedEvent;
 import io.micronaut.context.event.BeanCreatedEventListener;
 import io.opentelemetry.proto.collector.trace.v1.TraceServiceGrpc;
 import jakarta.inject.Singleton;
+import java.util.concurrent.TimeUnit;
 import java.util.logging.Logger;
 
 /**
@@ -46,14 +49,29 @@ final class GrpcServerLimits implements BeanCreatedEventListener<ServerBuilder<?
   private final int maxMessageSize;
   private final IngestListener listener;
 
-  GrpcServerLimits(IngestConfiguration configuration, IngestListener listener) {
+  private final ListenerLimits limits;
+
+  GrpcServerLimits(IngestConfiguration configuration, ListenerLimits limits,
+      IngestListener listener) {
     this.maxMessageSize = configuration.getMaxMessageSize();
+    this.limits = limits;
     this.listener = listener;
   }
 
   @Override
   public ServerBuilder<?> onCreated(BeanCreatedEvent<ServerBuilder<?>> event) {
+    if (event.getBean() instanceof NettyServerBuilder netty) {
+      // Against slow and greedy clients: calls per connection, idle and old connections, and
+      // clients pinging more often than the Collector's receiver allows.
+      netty.maxConcurrentCallsPerConnection(limits.getGrpcMaxConcurrentStreams())
+          .maxConnectionIdle(limits.getIdleTimeout().toMillis(), TimeUnit.MILLISECONDS)
+          .maxConnectionAge(limits.getGrpcMaxConnectionAge().toMillis(), TimeUnit.MILLISECONDS)
+          .maxConnectionAgeGrace(30, TimeUnit.SECONDS)
+          .permitKeepAliveTime(limits.getGrpcKeepaliveMinTime().toMillis(), TimeUnit.MILLISECONDS)
+          .permitKeepAliveWithoutCalls(false);
+    }
     return event.getBean()
+        .handshakeTimeout(limits.getHandshakeTimeout().toMillis(), TimeUnit.MILLISECONDS)
         .maxInboundMessageSize(maxMessageSize)
         .decompressorRegistry(ZstdDecompressor.registry())
         .addStreamTracerFactory(new ServerStreamTracer.Factory() {

@@ -1,0 +1,56 @@
+package dev.spanprof.security;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.spanprof.testing.Ports;
+import io.micronaut.context.ApplicationContext;
+import io.micronaut.context.annotation.Property;
+import io.micronaut.test.extensions.junit5.annotation.MicronautTest;
+import jakarta.inject.Inject;
+import java.io.InputStream;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Beyond {@code spanprof.ingest.max-connections} the HTTP port closes a new connection at once,
+ * without an answer. A context of its own, so that no other test's connections count.
+ */
+@MicronautTest
+@Property(name = "spanprof.ingest.max-connections", value = "50")
+class ConnectionLimitTest {
+
+  private static final byte[] REQUEST = "GET /api/v1/status HTTP/1.1\r\nHost: localhost\r\n\r\n"
+      .getBytes(StandardCharsets.US_ASCII);
+
+  @Inject ApplicationContext context;
+
+  @Test
+  void httpPort_beyondMaxConnections_closesTheNewOne() throws Exception {
+    int port = Ports.of(context).http();
+    List<Socket> held = new ArrayList<>();
+    try {
+      // A connect completes in the kernel before the server accepts it: each held connection
+      // has its first answer read, so the server has counted it before the next.
+      for (int i = 0; i < 50; i++) {
+        Socket socket = new Socket("localhost", port);
+        held.add(socket);
+        socket.getOutputStream().write(REQUEST);
+        assertThat(socket.getInputStream().read()).as("connection %d answered", i).isEqualTo('H');
+      }
+      // Nothing written, so the close is a clean end of stream; were it kept, the read would
+      // time out.
+      try (Socket extra = new Socket("localhost", port)) {
+        extra.setSoTimeout(10_000);
+        InputStream in = extra.getInputStream();
+        assertThat(in.read()).as("closed at once").isEqualTo(-1);
+      }
+    } finally {
+      for (Socket socket : held) {
+        socket.close();
+      }
+    }
+  }
+}
