@@ -11,7 +11,8 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * Real certificates made by openssl for the TLS tests: a CA, a server certificate for localhost
- * it signed, a client certificate it signed, and one signed by another CA. Keys are PKCS#8 PEM.
+ * it signed, a client certificate it signed, one signed by another CA, and one the CA signed that
+ * expired in 2020. Keys are PKCS#8 PEM.
  */
 final class Certificates {
 
@@ -25,6 +26,7 @@ final class Certificates {
     signed("client", "ca", "spanprof-test-client");
     signed("stranger", "other-ca", "stranger");
     signed("server-next", "ca", "localhost");
+    expired("expired", "ca");
   }
 
   Path file(String name) {
@@ -44,6 +46,19 @@ final class Certificates {
         "subjectAltName=DNS:localhost,IP:127.0.0.1\n");
     openssl("x509", "-req", "-in", name + ".csr", "-CA", ca + ".crt", "-CAkey", ca + ".key",
         "-CAcreateserial", "-days", "2", "-extfile", name + ".ext", "-out", name + ".crt");
+  }
+
+  /** A client certificate the CA signed, valid only on 1 January 2020 ({@code openssl ca}). */
+  private void expired(String name, String ca) throws Exception {
+    openssl("req", "-newkey", "rsa:2048", "-nodes", "-subj", "/CN=" + name,
+        "-keyout", name + ".key", "-out", name + ".csr");
+    Files.writeString(directory.resolve("ca.cnf"), "[ca]\ndefault_ca=d\n[d]\ndatabase=index.txt\n"
+        + "new_certs_dir=.\nserial=serial\ndefault_md=sha256\npolicy=p\n[p]\ncommonName=supplied\n");
+    Files.writeString(directory.resolve("index.txt"), "");
+    Files.writeString(directory.resolve("serial"), "1000\n");
+    openssl("ca", "-batch", "-config", "ca.cnf", "-cert", ca + ".crt", "-keyfile", ca + ".key",
+        "-in", name + ".csr", "-out", name + ".crt", "-startdate", "20200101000000Z",
+        "-enddate", "20200102000000Z", "-notext");
   }
 
   private void openssl(String... arguments) throws IOException, InterruptedException {

@@ -32,9 +32,9 @@ import org.openqa.selenium.support.ui.FluentWait;
 
 /**
  * Mutual TLS on both receivers with real certificates (openssl) and the OpenTelemetry SDK's
- * exporters: with the CA's client certificate the spans are counted; without one, or with one
- * of another CA, refused and not counted; a server certificate replaced on disk is served to the
- * next connection.
+ * exporters: with the CA's client certificate the spans are counted; without one, with one of
+ * another CA or an expired one, refused and not counted; a server certificate replaced on disk
+ * is served to the next connection.
  */
 @MicronautTest
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
@@ -82,6 +82,9 @@ class TlsTest implements TestPropertyProvider {
     assertThat(FrontDoorTest.export(OtlpHttpSpanExporter.builder().setEndpoint(http)
         .setTrustedCertificates(ca).setClientTls(pem("stranger.key"), pem("stranger.crt"))
         .build())).as("a client certificate of another CA").isFalse();
+    assertThat(FrontDoorTest.export(OtlpGrpcSpanExporter.builder().setEndpoint(grpc)
+        .setTrustedCertificates(ca).setClientTls(pem("expired.key"), pem("expired.crt"))
+        .build())).as("an expired client certificate").isFalse();
     assertThat(FrontDoorTest.export(OtlpHttpSpanExporter.builder()
         .setEndpoint(http.replace("https://", "http://")).build())).as("plaintext").isFalse();
 
