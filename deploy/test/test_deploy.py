@@ -202,7 +202,36 @@ class GatewayTest(unittest.TestCase, SpanprofContainerChecks):
         self.assertIn("emptyDir", volume)
         self.assertEqual(env(container)["SPANPROF_EXPORT_SPOOL_MAX_SIZE"], "1GB")
         self.assertEqual({m["mountPath"] for m in container["volumeMounts"]},
-                         {"/etc/spanprof", "/tmp", directory})
+                         {"/etc/spanprof", "/tmp", directory, "/etc/spanprof-tls",
+                          "/etc/spanprof-tokens"})
+
+    def test_replicas_serve_tls_and_take_tokens_the_collector_has(self):
+        spec = self.manifests[("Deployment", "spanprof")]["spec"]["template"]["spec"]
+        (container,) = spec["containers"]
+        secrets = {m["mountPath"]: {v["name"]: v for v in spec["volumes"]}[m["name"]]["secret"]["secretName"]
+                   for m in container["volumeMounts"] if m["mountPath"].startswith("/etc/spanprof-")}
+        variables = env(container)
+        self.assertEqual(variables["SPANPROF_TLS_CERT_FILE"], "/etc/spanprof-tls/tls.crt")
+        self.assertEqual(variables["SPANPROF_TLS_KEY_FILE"], "/etc/spanprof-tls/tls.key")
+        self.assertEqual(variables["SPANPROF_AUTH_WRITE_TOKENS_FILE"], "/etc/spanprof-tokens/write")
+        self.assertEqual(variables["SPANPROF_AUTH_READ_TOKENS_FILE"], "/etc/spanprof-tokens/read")
+        self.assertEqual(secrets, {"/etc/spanprof-tls": "spanprof-tls",
+                                   "/etc/spanprof-tokens": "spanprof-tokens"})
+        # The collector trusts the certificate's CA and sends a token of the same Secret.
+        gateway = self.manifests[("Deployment", "otel-gateway")]["spec"]["template"]["spec"]
+        (collector,) = gateway["containers"]
+        mount = {m["name"]: m["mountPath"] for m in collector["volumeMounts"]}["spanprof-credentials"]
+        (volume,) = [v for v in gateway["volumes"] if v["name"] == "spanprof-credentials"]
+        projected = {(s["secret"]["name"], i["key"]): f"{mount}/{i['path']}"
+                     for s in volume["projected"]["sources"] for i in s["secret"]["items"]}
+        config = self.collector_config()
+        otlp = config["exporters"]["loadbalancing"]["protocol"]["otlp"]
+        self.assertEqual(otlp["tls"]["ca_file"], projected[("spanprof-tls", "ca.crt")])
+        self.assertNotIn("insecure", otlp["tls"])
+        authenticator = otlp["auth"]["authenticator"]
+        self.assertIn(authenticator, config["service"]["extensions"])
+        self.assertEqual(config["extensions"][authenticator]["filename"],
+                         projected[("spanprof-tokens", "gateway")])
 
     def test_collector_routes_by_trace_id_to_the_headless_service(self):
         headless = self.manifests[("Service", "spanprof-headless")]
