@@ -4,6 +4,7 @@ import dev.spanprof.api.TraceProfileController.ApiError;
 import dev.spanprof.security.Access;
 import dev.spanprof.security.AuthDecision;
 import dev.spanprof.security.BearerTokens;
+import dev.spanprof.security.ClientCertificates;
 import dev.spanprof.security.HttpRefusals;
 import io.micronaut.core.annotation.Nullable;
 import io.micronaut.http.HttpHeaders;
@@ -30,8 +31,8 @@ final class ApiBearerAuth {
   @RequestFilter
   @Nullable
   HttpResponse<?> check(HttpRequest<?> request) {
-    AuthDecision decision = tokens.check(
-        request.getHeaders().get(HttpHeaders.AUTHORIZATION), Access.READ, "http");
+    AuthDecision decision = tokens.check(request.getHeaders().get(HttpHeaders.AUTHORIZATION),
+        ClientCertificates.subject(request), Access.READ, "http");
     if (decision.allowed()) {
       return null;
     }

@@ -1,6 +1,7 @@
 package dev.spanprof.config;
 
 import io.micronaut.context.annotation.ConfigurationProperties;
+import java.util.List;
 
 /**
  * {@code spanprof.auth.*}: bearer tokens, one per line in each file (blank lines and lines
@@ -14,6 +15,8 @@ public final class AuthConfiguration {
 
   private String writeTokensFile = "";
   private String readTokensFile = "";
+  private List<String> writeSubjects = List.of();
+  private List<String> readSubjects = List.of();
 
   /** Tokens that may send spans (OTLP over gRPC and HTTP). */
   public String getWriteTokensFile() {
@@ -31,5 +34,26 @@ public final class AuthConfiguration {
 
   public void setReadTokensFile(String readTokensFile) {
     this.readTokensFile = readTokensFile == null ? "" : readTokensFile;
+  }
+
+  /**
+   * With mutual TLS: client certificate subjects (RFC 2253, {@code CN=collector,O=example}) that
+   * may send spans without a token.
+   */
+  public List<String> getWriteSubjects() {
+    return writeSubjects;
+  }
+
+  public void setWriteSubjects(List<String> writeSubjects) {
+    this.writeSubjects = List.copyOf(writeSubjects);
+  }
+
+  /** With mutual TLS: client certificate subjects that may read profiles without a token. */
+  public List<String> getReadSubjects() {
+    return readSubjects;
+  }
+
+  public void setReadSubjects(List<String> readSubjects) {
+    this.readSubjects = List.copyOf(readSubjects);
   }
 }

@@ -4,6 +4,7 @@ import com.google.rpc.Code;
 import dev.spanprof.security.Access;
 import dev.spanprof.security.AuthDecision;
 import dev.spanprof.security.BearerTokens;
+import dev.spanprof.security.ClientCertificates;
 import dev.spanprof.security.HttpRefusals;
 import io.micronaut.core.annotation.Nullable;
 import io.micronaut.http.HttpHeaders;
@@ -35,8 +36,8 @@ final class OtlpBearerAuth {
     if (request.getMethod() == HttpMethod.OPTIONS) {
       return null;
     }
-    AuthDecision decision = tokens.check(
-        request.getHeaders().get(HttpHeaders.AUTHORIZATION), Access.WRITE, "http");
+    AuthDecision decision = tokens.check(request.getHeaders().get(HttpHeaders.AUTHORIZATION),
+        ClientCertificates.subject(request), Access.WRITE, "http");
     if (decision.allowed()) {
       return null;
     }

@@ -9,6 +9,9 @@ import jakarta.inject.Singleton;
 import java.nio.file.Path;
 import java.security.MessageDigest;
 import java.util.List;
+import java.util.Set;
+import java.util.stream.Collectors;
+import javax.security.auth.x500.X500Principal;
 
 /**
  * Whether a request's {@code Authorization: Bearer …} (HTTP) or {@code authorization} metadata
@@ -16,8 +19,10 @@ import java.util.List;
  * the SDKs' {@code OTEL_EXPORTER_OTLP_HEADERS} send. Without a tokens file for a kind, that kind
  * is open. A token of the other kind is refused as forbidden (403 / PERMISSION_DENIED), so a
  * fleet's applications can export without being able to read. Tokens are compared by digest, in
- * constant time, every one of the set; they are never logged. Refusals are counted in
- * spanprof_auth_refused_total{transport, reason}.
+ * constant time, every one of the set; they are never logged. With mutual TLS, a client
+ * certificate whose subject is listed ({@code spanprof.auth.write-subjects}, {@code
+ * read-subjects}) stands in for a token: the handshake has verified it against the client CA.
+ * Refusals are counted in spanprof_auth_refused_total{transport, reason}.
  */
 @Singleton
 public final class BearerTokens {
@@ -26,11 +31,15 @@ public final class BearerTokens {
 
   @Nullable private final TokenFile write;
   @Nullable private final TokenFile read;
+  private final Set<X500Principal> writeSubjects;
+  private final Set<X500Principal> readSubjects;
   private final MeterRegistry registry;
 
   BearerTokens(AuthConfiguration configuration, TimeSource time, MeterRegistry registry) {
     this.write = file(configuration.getWriteTokensFile(), time, "write-tokens-file");
     this.read = file(configuration.getReadTokensFile(), time, "read-tokens-file");
+    this.writeSubjects = subjects(configuration.getWriteSubjects(), "write-subjects");
+    this.readSubjects = subjects(configuration.getReadSubjects(), "read-subjects");
     this.registry = registry;
   }
 
@@ -39,9 +48,25 @@ public final class BearerTokens {
    * @param transport {@code grpc} or {@code http}, for the refusal counter
    */
   public AuthDecision check(@Nullable String authorization, Access access, String transport) {
+    return check(authorization, null, access, transport);
+  }
+
+  /**
+   * @param clientSubject the subject of the client certificate mutual TLS verified, or null
+   */
+  public AuthDecision check(@Nullable String authorization, @Nullable X500Principal clientSubject,
+      Access access, String transport) {
     TokenFile required = access == Access.WRITE ? write : read;
-    if (required == null) {
+    Set<X500Principal> subjects = access == Access.WRITE ? writeSubjects : readSubjects;
+    if (required == null && subjects.isEmpty()) {
       return AuthDecision.ALLOWED;
+    }
+    if (clientSubject != null && subjects.contains(clientSubject)) {
+      return AuthDecision.ALLOWED;
+    }
+    if (required == null) {
+      return refuse(AuthDecision.Outcome.UNAUTHENTICATED, "missing", transport,
+          "a client certificate of a listed subject is required to " + verb(access));
     }
     if (authorization == null || authorization.length() <= SCHEME.length()
         || !authorization.regionMatches(true, 0, SCHEME, 0, SCHEME.length())) {
@@ -83,6 +108,15 @@ public final class BearerTokens {
 
   private static String verb(Access access) {
     return access == Access.WRITE ? "send spans" : "read profiles";
+  }
+
+  private static Set<X500Principal> subjects(List<String> names, String key) {
+    try {
+      return names.stream().map(X500Principal::new).collect(Collectors.toUnmodifiableSet());
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException(
+          AuthConfiguration.PREFIX + "." + key + ": not a subject name: " + e.getMessage(), e);
+    }
   }
 
   @Nullable

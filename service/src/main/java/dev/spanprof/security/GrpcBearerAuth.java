@@ -37,7 +37,8 @@ final class GrpcBearerAuth implements ServerInterceptor {
     if (access == null) {
       return next.startCall(call, headers);
     }
-    AuthDecision decision = tokens.check(headers.get(AUTHORIZATION), access, "grpc");
+    AuthDecision decision = tokens.check(headers.get(AUTHORIZATION),
+        ClientCertificates.subject(call), access, "grpc");
     if (decision.allowed()) {
       return next.startCall(call, headers);
     }

@@ -24,6 +24,7 @@ final class Certificates {
     ca("other-ca");
     signed("server", "ca", "localhost");
     signed("client", "ca", "spanprof-test-client");
+    signed("other-client", "ca", "other-client");
     signed("stranger", "other-ca", "stranger");
     signed("server-next", "ca", "localhost");
     expired("expired", "ca");

@@ -32,9 +32,10 @@ import org.openqa.selenium.support.ui.FluentWait;
 
 /**
  * Mutual TLS on both receivers with real certificates (openssl) and the OpenTelemetry SDK's
- * exporters: with the CA's client certificate the spans are counted; without one, with one of
- * another CA or an expired one, refused and not counted; a server certificate replaced on disk
- * is served to the next connection.
+ * exporters: with the CA's client certificate of the listed subject the spans are counted
+ * without a token; without a certificate, with one of another CA or an expired one, refused and
+ * not counted; another subject needs the token; a server certificate replaced on disk is served
+ * to the next connection.
  */
 @MicronautTest
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
@@ -56,7 +57,10 @@ class TlsTest implements TestPropertyProvider {
           "spanprof.tls.cert-file", served.toString(),
           "spanprof.tls.key-file", servedKey.toString(),
           "spanprof.tls.client-ca-file", certificates.file("ca.crt").toString(),
-          "spanprof.tls.reload-interval", "200ms");
+          "spanprof.tls.reload-interval", "200ms",
+          "spanprof.auth.write-tokens-file",
+          Files.writeString(certificates.file("write-tokens"), "w-token\n").toString(),
+          "spanprof.auth.write-subjects", "CN=spanprof-test-client");
     } catch (Exception e) {
       throw new IllegalStateException(e);
     }
@@ -92,6 +96,30 @@ class TlsTest implements TestPropertyProvider {
         .isEqualTo(1);
     assertThat(meters.count("spanprof.received.spans", "transport", "http") - httpBefore)
         .isEqualTo(1);
+  }
+
+  /**
+   * The listed client's certificate stands in for a write token; another client the CA signed
+   * needs the token.
+   */
+  @Test
+  void listedSubject_standsInForAToken() throws Exception {
+    Meters meters = new Meters(registry);
+    double before = meters.count("spanprof.received.spans", "transport", "grpc");
+    byte[] ca = Files.readAllBytes(certificates.file("ca.crt"));
+    String grpc = "https://localhost:" + Ports.of(context).grpc();
+
+    assertThat(FrontDoorTest.export(OtlpGrpcSpanExporter.builder().setEndpoint(grpc)
+        .setTrustedCertificates(ca).setClientTls(pem("other-client.key"), pem("other-client.crt"))
+        .build())).as("not listed, no token").isFalse();
+    assertThat(FrontDoorTest.export(OtlpGrpcSpanExporter.builder().setEndpoint(grpc)
+        .setTrustedCertificates(ca).setClientTls(pem("other-client.key"), pem("other-client.crt"))
+        .addHeader("Authorization", "Bearer w-token").build())).as("with the token").isTrue();
+
+    assertThat(meters.count("spanprof.received.spans", "transport", "grpc") - before)
+        .isEqualTo(1);
+    assertThat(meters.count("spanprof.auth.refused", "transport", "grpc", "reason", "missing"))
+        .isPositive();
   }
 
   @Test
