@@ -18,7 +18,7 @@ public final class ListenerLimits {
   private Duration grpcMaxConnectionAge = Duration.ofMinutes(30);
   private Duration grpcKeepaliveMinTime = Duration.ofSeconds(30);
 
-  /** Open connections per listener; a further one is closed as it is accepted. */
+  /** Open connections on each listener; a further one is closed as it is accepted. */
   public int getMaxConnections() {
     return maxConnections;
   }

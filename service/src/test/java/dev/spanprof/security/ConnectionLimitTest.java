@@ -15,17 +15,53 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /**
- * Beyond {@code spanprof.ingest.max-connections} the HTTP port closes a new connection at once,
+ * Beyond {@code spanprof.ingest.max-connections} each receiver closes a new connection at once,
  * without an answer. A context of its own, so that no other test's connections count.
  */
 @MicronautTest
 @Property(name = "spanprof.ingest.max-connections", value = "50")
 class ConnectionLimitTest {
 
+  /** The client preface of HTTP/2 and an empty SETTINGS frame. */
+  private static final byte[] HTTP2_PREFACE = concat(
+      "PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n".getBytes(StandardCharsets.US_ASCII),
+      new byte[] {0, 0, 0, 4, 0, 0, 0, 0, 0});
   private static final byte[] REQUEST = "GET /api/v1/status HTTP/1.1\r\nHost: localhost\r\n\r\n"
       .getBytes(StandardCharsets.US_ASCII);
 
   @Inject ApplicationContext context;
+
+  private static byte[] concat(byte[] a, byte[] b) {
+    byte[] result = java.util.Arrays.copyOf(a, a.length + b.length);
+    System.arraycopy(b, 0, result, a.length, b.length);
+    return result;
+  }
+
+  /** The gRPC port the same: the 51st connection is closed before gRPC sees it. */
+  @Test
+  void grpcPort_beyondMaxConnections_closesTheNewOne() throws Exception {
+    int port = Ports.of(context).grpc();
+    List<Socket> held = new ArrayList<>();
+    try {
+      // Each held connection gets gRPC's HTTP/2 settings frame first, so the server has
+      // accepted and counted it before the next.
+      for (int i = 0; i < 50; i++) {
+        Socket socket = new Socket("localhost", port);
+        held.add(socket);
+        socket.getOutputStream().write(HTTP2_PREFACE);
+        assertThat(socket.getInputStream().read()).as("connection %d answered", i)
+            .isNotEqualTo(-1);
+      }
+      try (Socket extra = new Socket("localhost", port)) {
+        extra.setSoTimeout(10_000);
+        assertThat(extra.getInputStream().read()).as("closed at once").isEqualTo(-1);
+      }
+    } finally {
+      for (Socket socket : held) {
+        socket.close();
+      }
+    }
+  }
 
   @Test
   void httpPort_beyondMaxConnections_closesTheNewOne() throws Exception {
