@@ -19,7 +19,8 @@ import java.util.concurrent.ConcurrentHashMap;
  * spanprof_span_time_seconds_total and spanprof_self_time_seconds_total and
  * spanprof_critical_path_seconds_total by operation, spanprof_resource_time_seconds_total by
  * service, pool and state, spanprof_trace_state_seconds_total by state and mode; plus
- * spanprof_trace_spans, spans per analysed trace.
+ * spanprof_trace_spans, spans per analysed trace, a histogram like the other distributions, so
+ * that a dashboard can show how large traces are and alert on those near the per-trace limit.
  *
  * <p>Summed over operations, span time equals Σ spanTimeNs of the traces (allocation spans are
  * left out of both); resource time by service, pool and state sums to Σ resourceTimeNs.
@@ -30,6 +31,9 @@ import java.util.concurrent.ConcurrentHashMap;
 final class AnalysisMeters implements ProfileConsumer {
 
   private static final double NANOS_PER_SECOND = 1e9;
+  /** Upper bounds of spanprof_trace_spans' buckets: 1, 2, 5 per decade up to 100 000. */
+  private static final double[] TRACE_SPANS_BUCKETS = {1, 2, 5, 10, 20, 50, 100, 200, 500, 1_000,
+      2_000, 5_000, 10_000, 20_000, 50_000, 100_000};
   /** The most operations a trace may have for its thread to keep their sums' array. */
   private static final int MAX_REUSED_OPERATIONS = 1024;
 
@@ -53,6 +57,7 @@ final class AnalysisMeters implements ProfileConsumer {
     this.registry = registry;
     this.traceSpans = DistributionSummary.builder("spanprof.trace.spans")
         .description("Spans per analysed trace")
+        .serviceLevelObjectives(TRACE_SPANS_BUCKETS)
         .register(registry);
   }
 

@@ -102,7 +102,9 @@ class TraceProfileControllerTest {
         .contains("spanprof_resource_time_seconds_total{pool=\"gateway/g1\",service_name=\"gateway\",state=\"running\"}")
         .contains("spanprof_trace_state_seconds_total{mode=\"exclusive\",state=\"wait.net\"}")
         .contains("spanprof_self_time_seconds_total{service_name=\"gateway\",span_name=\"audit\"}")
-        .contains("spanprof_critical_path_seconds_total{service_name=\"inventory\",span_name=\"reserve\"}");
+        .contains("spanprof_critical_path_seconds_total{service_name=\"inventory\",span_name=\"reserve\"}")
+        .contains("# TYPE spanprof_trace_spans histogram")
+        .contains("spanprof_trace_spans_bucket{le=\"10.0\"}");
   }
 
   @Test
