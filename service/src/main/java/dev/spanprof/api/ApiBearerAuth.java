@@ -32,7 +32,7 @@ final class ApiBearerAuth {
   @Nullable
   HttpResponse<?> check(HttpRequest<?> request) {
     AuthDecision decision = tokens.check(request.getHeaders().get(HttpHeaders.AUTHORIZATION),
-        ClientCertificates.subject(request), Access.READ, "http");
+        () -> ClientCertificates.subject(request), Access.READ, "http");
     if (decision.allowed()) {
       return null;
     }

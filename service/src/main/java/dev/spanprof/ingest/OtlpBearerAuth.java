@@ -37,7 +37,7 @@ final class OtlpBearerAuth {
       return null;
     }
     AuthDecision decision = tokens.check(request.getHeaders().get(HttpHeaders.AUTHORIZATION),
-        ClientCertificates.subject(request), Access.WRITE, "http");
+        () -> ClientCertificates.subject(request), Access.WRITE, "http");
     if (decision.allowed()) {
       return null;
     }

@@ -10,6 +10,7 @@ import java.nio.file.Path;
 import java.security.MessageDigest;
 import java.util.List;
 import java.util.Set;
+import java.util.function.Supplier;
 import java.util.stream.Collectors;
 import javax.security.auth.x500.X500Principal;
 
@@ -45,24 +46,23 @@ public final class BearerTokens {
 
   /**
    * @param authorization the header or metadata value, null when absent
+   * @param clientSubject the subject of the client certificate mutual TLS verified, or null;
+   *     asked only where subjects are listed, so that without them no request looks for its
+   *     connection's TLS session
    * @param transport {@code grpc} or {@code http}, for the refusal counter
    */
-  public AuthDecision check(@Nullable String authorization, Access access, String transport) {
-    return check(authorization, null, access, transport);
-  }
-
-  /**
-   * @param clientSubject the subject of the client certificate mutual TLS verified, or null
-   */
-  public AuthDecision check(@Nullable String authorization, @Nullable X500Principal clientSubject,
-      Access access, String transport) {
+  public AuthDecision check(@Nullable String authorization,
+      Supplier<X500Principal> clientSubject, Access access, String transport) {
     TokenFile required = access == Access.WRITE ? write : read;
     Set<X500Principal> subjects = access == Access.WRITE ? writeSubjects : readSubjects;
     if (required == null && subjects.isEmpty()) {
       return AuthDecision.ALLOWED;
     }
-    if (clientSubject != null && subjects.contains(clientSubject)) {
-      return AuthDecision.ALLOWED;
+    if (!subjects.isEmpty()) {
+      X500Principal subject = clientSubject.get();
+      if (subject != null && subjects.contains(subject)) {
+        return AuthDecision.ALLOWED;
+      }
     }
     if (required == null) {
       return refuse(AuthDecision.Outcome.UNAUTHENTICATED, "missing", transport,

@@ -38,7 +38,7 @@ final class GrpcBearerAuth implements ServerInterceptor {
       return next.startCall(call, headers);
     }
     AuthDecision decision = tokens.check(headers.get(AUTHORIZATION),
-        ClientCertificates.subject(call), access, "grpc");
+        () -> ClientCertificates.subject(call), access, "grpc");
     if (decision.allowed()) {
       return next.startCall(call, headers);
     }

@@ -12,10 +12,14 @@ import java.nio.file.Path;
 import java.nio.file.attribute.FileTime;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.function.Supplier;
+import javax.security.auth.x500.X500Principal;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 class BearerTokensTest {
+
+  private static final Supplier<X500Principal> NO_CERTIFICATE = () -> null;
 
   @TempDir Path directory;
   private final ManualTimeSource time = new ManualTimeSource();
@@ -25,17 +29,17 @@ class BearerTokensTest {
   void check_eachKindNeedsItsOwnToken() throws Exception {
     BearerTokens tokens = tokens("# writers\nw1\n\nw2\n", "r1\n");
 
-    assertThat(tokens.check("Bearer w1", Access.WRITE, "http").allowed()).isTrue();
-    assertThat(tokens.check("bearer w2", Access.WRITE, "http").allowed()).isTrue();
-    assertThat(tokens.check("Bearer r1", Access.READ, "grpc").allowed()).isTrue();
-    assertThat(tokens.check(null, Access.WRITE, "http"))
+    assertThat(tokens.check("Bearer w1", NO_CERTIFICATE, Access.WRITE, "http").allowed()).isTrue();
+    assertThat(tokens.check("bearer w2", NO_CERTIFICATE, Access.WRITE, "http").allowed()).isTrue();
+    assertThat(tokens.check("Bearer r1", NO_CERTIFICATE, Access.READ, "grpc").allowed()).isTrue();
+    assertThat(tokens.check(null, NO_CERTIFICATE, Access.WRITE, "http"))
         .extracting(AuthDecision::outcome, AuthDecision::reason)
         .containsExactly(AuthDecision.Outcome.UNAUTHENTICATED, "missing");
-    assertThat(tokens.check("Basic dzE=", Access.WRITE, "http").reason()).isEqualTo("missing");
-    assertThat(tokens.check("Bearer w3", Access.WRITE, "http"))
+    assertThat(tokens.check("Basic dzE=", NO_CERTIFICATE, Access.WRITE, "http").reason()).isEqualTo("missing");
+    assertThat(tokens.check("Bearer w3", NO_CERTIFICATE, Access.WRITE, "http"))
         .extracting(AuthDecision::outcome, AuthDecision::reason)
         .containsExactly(AuthDecision.Outcome.UNAUTHENTICATED, "invalid");
-    AuthDecision wrongKind = tokens.check("Bearer w1", Access.READ, "grpc");
+    AuthDecision wrongKind = tokens.check("Bearer w1", NO_CERTIFICATE, Access.READ, "grpc");
     assertThat(wrongKind.outcome()).isEqualTo(AuthDecision.Outcome.FORBIDDEN);
     assertThat(wrongKind.message()).isEqualTo("this token may not read profiles")
         .doesNotContain("w1");
@@ -50,8 +54,8 @@ class BearerTokensTest {
   void check_withoutAFile_leavesThatKindOpen() throws Exception {
     BearerTokens tokens = tokens("w1\n", null);
 
-    assertThat(tokens.check(null, Access.READ, "http").allowed()).isTrue();
-    assertThat(tokens.check(null, Access.WRITE, "http").allowed()).isFalse();
+    assertThat(tokens.check(null, NO_CERTIFICATE, Access.READ, "http").allowed()).isTrue();
+    assertThat(tokens.check(null, NO_CERTIFICATE, Access.WRITE, "http").allowed()).isFalse();
   }
 
   @Test
@@ -61,20 +65,20 @@ class BearerTokensTest {
 
     Files.writeString(file, "old\nnew\n");
     Files.setLastModifiedTime(file, FileTime.from(Instant.now().plusSeconds(5)));
-    assertThat(tokens.check("Bearer new", Access.WRITE, "http").allowed())
+    assertThat(tokens.check("Bearer new", NO_CERTIFICATE, Access.WRITE, "http").allowed())
         .as("looked at again at most once a second").isFalse();
     time.advance(Duration.ofSeconds(2));
-    assertThat(tokens.check("Bearer new", Access.WRITE, "http").allowed()).isTrue();
-    assertThat(tokens.check("Bearer old", Access.WRITE, "http").allowed()).isTrue();
+    assertThat(tokens.check("Bearer new", NO_CERTIFICATE, Access.WRITE, "http").allowed()).isTrue();
+    assertThat(tokens.check("Bearer old", NO_CERTIFICATE, Access.WRITE, "http").allowed()).isTrue();
 
     Files.writeString(file, "new\n");
     Files.setLastModifiedTime(file, FileTime.from(Instant.now().plusSeconds(10)));
     time.advance(Duration.ofSeconds(2));
-    assertThat(tokens.check("Bearer old", Access.WRITE, "http").allowed()).isFalse();
+    assertThat(tokens.check("Bearer old", NO_CERTIFICATE, Access.WRITE, "http").allowed()).isFalse();
 
     Files.delete(file);
     time.advance(Duration.ofSeconds(2));
-    assertThat(tokens.check("Bearer new", Access.WRITE, "http").allowed())
+    assertThat(tokens.check("Bearer new", NO_CERTIFICATE, Access.WRITE, "http").allowed())
         .as("a file gone keeps the tokens read before").isTrue();
   }
 
