@@ -12,6 +12,7 @@ import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.IntConsumer;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -40,44 +41,33 @@ class ConnectionLimitTest {
   /** The gRPC port the same: the 51st connection is closed before gRPC sees it. */
   @Test
   void grpcPort_beyondMaxConnections_closesTheNewOne() throws Exception {
-    int port = Ports.of(context).grpc();
-    List<Socket> held = new ArrayList<>();
-    try {
-      // Each held connection gets gRPC's HTTP/2 settings frame first, so the server has
-      // accepted and counted it before the next.
-      for (int i = 0; i < 50; i++) {
-        Socket socket = new Socket("localhost", port);
-        held.add(socket);
-        socket.getOutputStream().write(HTTP2_PREFACE);
-        assertThat(socket.getInputStream().read()).as("connection %d answered", i)
-            .isNotEqualTo(-1);
-      }
-      try (Socket extra = new Socket("localhost", port)) {
-        extra.setSoTimeout(10_000);
-        assertThat(extra.getInputStream().read()).as("closed at once").isEqualTo(-1);
-      }
-    } finally {
-      for (Socket socket : held) {
-        socket.close();
-      }
-    }
+    // The HTTP/2 preface draws gRPC's settings frame.
+    assertClosesTheOneBeyondTheLimit(Ports.of(context).grpc(), HTTP2_PREFACE,
+        first -> assertThat(first).isNotEqualTo(-1));
   }
 
   @Test
   void httpPort_beyondMaxConnections_closesTheNewOne() throws Exception {
-    int port = Ports.of(context).http();
+    assertClosesTheOneBeyondTheLimit(Ports.of(context).http(), REQUEST,
+        first -> assertThat(first).isEqualTo('H'));
+  }
+
+  /**
+   * Holds 50 connections, each of which has sent {@code greeting} and had the first byte of its
+   * answer checked: a connect completes in the kernel before the server accepts it, so only an
+   * answer shows the server has counted it before the next. Then one more, which writes nothing,
+   * so that its close is a clean end of stream (were it kept, the read would time out).
+   */
+  private static void assertClosesTheOneBeyondTheLimit(int port, byte[] greeting,
+      IntConsumer checkFirstByte) throws Exception {
     List<Socket> held = new ArrayList<>();
     try {
-      // A connect completes in the kernel before the server accepts it: each held connection
-      // has its first answer read, so the server has counted it before the next.
       for (int i = 0; i < 50; i++) {
         Socket socket = new Socket("localhost", port);
         held.add(socket);
-        socket.getOutputStream().write(REQUEST);
-        assertThat(socket.getInputStream().read()).as("connection %d answered", i).isEqualTo('H');
+        socket.getOutputStream().write(greeting);
+        checkFirstByte.accept(socket.getInputStream().read());
       }
-      // Nothing written, so the close is a clean end of stream; were it kept, the read would
-      // time out.
       try (Socket extra = new Socket("localhost", port)) {
         extra.setSoTimeout(10_000);
         InputStream in = extra.getInputStream();
