@@ -8,6 +8,7 @@ import io.grpc.netty.NettyChannelBuilder;
 import io.grpc.stub.ClientCalls;
 import io.opentelemetry.proto.collector.trace.v1.ExportTraceServiceResponse;
 import java.io.IOException;
+import java.io.PrintStream;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -100,6 +101,10 @@ public final class LoadGenerator {
       }
       return;
     }
+    if (flags.containsKey("progress")) {
+      print("target", options, run(options, System.out));
+      return;
+    }
     loadSpanprof(options, warmup, metrics);
   }
 
@@ -138,6 +143,14 @@ public final class LoadGenerator {
 
   /** Runs the load and returns what was accepted. */
   public static Result run(Options options) throws InterruptedException {
+    return run(options, null);
+  }
+
+  /**
+   * Runs the load and returns what was accepted, printing the spans accepted so far to {@code
+   * progress} every second, unless it is null.
+   */
+  static Result run(Options options, PrintStream progress) throws InterruptedException {
     ManagedChannel channel = NettyChannelBuilder.forAddress(options.host(), options.port())
         .usePlaintext().maxInboundMessageSize(16 * 1024 * 1024).build();
     Workload workload = new Workload(options.spansPerTrace(), options.spansPerRequest());
@@ -190,13 +203,26 @@ public final class LoadGenerator {
       streams.add(stream);
     }
     for (Thread stream : streams) {
+      while (progress != null && stream.isAlive()) {
+        stream.join(1000);
+        printProgress(progress, start, accepted);
+      }
       stream.join();
+    }
+    if (progress != null) {
+      printProgress(progress, start, accepted);
     }
     Duration elapsed = Duration.ofNanos(System.nanoTime() - start);
     channel.shutdownNow().awaitTermination(10, TimeUnit.SECONDS);
     long sentSpans = requests.sum() * options.spansPerRequest();
     return new Result(accepted.sum(), refused.sum(), errors.sum(), elapsed,
         latency.getIntervalHistogram(), sentSpans == 0 ? 0 : (double) bytes.sum() / sentSpans);
+  }
+
+  private static void printProgress(PrintStream progress, long startNanos, LongAdder accepted) {
+    progress.printf(Locale.ROOT, "progress %.3f %d%n", (System.nanoTime() - startNanos) / 1e9,
+        accepted.sum());
+    progress.flush();
   }
 
   private static void print(String name, Options options, Result result) {

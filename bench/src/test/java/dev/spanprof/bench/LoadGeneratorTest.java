@@ -6,7 +6,11 @@ import dev.spanprof.management.ManagementServer;
 import io.micronaut.context.ApplicationContext;
 import io.micronaut.grpc.server.GrpcEmbeddedServer;
 import io.micronaut.runtime.server.EmbeddedServer;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
@@ -42,6 +46,30 @@ class LoadGeneratorTest {
       assertThat(counters.get("spanprof_export_failed_spans_total")).isZero();
       assertThat(result.latencyMicros().getTotalCount()).isEqualTo(result.acceptedSpans() / 64);
       assertThat(result.bytesPerSpan()).isBetween(300.0, 600.0);
+    }
+  }
+
+  @Test
+  void runWithProgress_printsGrowingCountsEndingWithTheAcceptedSpans() throws Exception {
+    try (DecodeOnlySink sink = new DecodeOnlySink(0)) {
+      LoadGenerator.Options options = new LoadGenerator.Options(
+          "localhost", sink.port(), 2, Duration.ofMillis(2500), 10_000, 64, 16);
+      ByteArrayOutputStream printed = new ByteArrayOutputStream();
+      LoadGenerator.Result result =
+          LoadGenerator.run(options, new PrintStream(printed, true, StandardCharsets.UTF_8));
+
+      List<String[]> lines = printed.toString(StandardCharsets.UTF_8).lines()
+          .map(line -> line.split(" ")).toList();
+      // One line a second while the streams run, one at their end.
+      assertThat(lines).hasSizeGreaterThanOrEqualTo(3).allSatisfy(line -> {
+        assertThat(line).hasSize(3);
+        assertThat(line[0]).isEqualTo("progress");
+      });
+      List<Long> counts = lines.stream().map(line -> Long.parseLong(line[2])).toList();
+      assertThat(counts).isSorted();
+      assertThat(counts.get(counts.size() - 1)).isEqualTo(result.acceptedSpans())
+          .isEqualTo(sink.spans());
+      assertThat(Double.parseDouble(lines.get(lines.size() - 1)[1])).isGreaterThanOrEqualTo(2.5);
     }
   }
 }

@@ -1,0 +1,142 @@
+#!/bin/bash
+# spanprof's CPU per span and resident memory against the decode-only sink's at the same fixed
+# offered rates, each process loaded alone in a JVM of its own: the headline comparison
+# (BENCHMARKS.md, Targets). For each rate, spanprof (forwarding to a decode-only next hop whose CPU
+# is not counted) and then the sink, each:
+#   1. started, and loaded by the generator at the rate (4 streams of 512-span requests);
+#   2. warmed up until the JIT has settled: fewer than SETTLED_COMPILATIONS (20) methods compiled
+#      in the last 30 s (jstat -compiler), after at least MIN_WARMUP (60) s, for at most
+#      MAX_WARMUP (300) s; the report says which ended the warm-up;
+#   3. measured over WINDOW (60) s: CPU as utime + stime from /proc/PID/stat, spans as the
+#      generator's count of accepted spans, resident memory as VmRSS at the window's end (and the
+#      peak, VmHWM).
+# Then a table: per rate, µs of one core per span and the share of a core for each, their ratio,
+# and both processes' resident memory.
+#
+# RATES: spans/s, 0 for flat out, "idle" for no load at all (default "2000 10000 50000 0").
+# TARGETS (default "spanprof sink"). HEAP_MB (1536) and JAVA_OPTS (-XX:+UseParallelGC) apply to
+# both JVMs; SPANPROF_CONFIG: a configuration file for spanprof (MICRONAUT_CONFIG_FILES), e.g.
+# deploy/kubernetes/overlays/sidecar/spanprof.yml; SPANPROF_JAR: another build.
+# SPANS_PER_REQUEST (512), STREAMS (4). Run from the repository root after
+# `mvn -B -q install -DskipTests`.
+set -euo pipefail
+rates=${RATES:-2000 10000 50000 0}
+targets=${TARGETS:-spanprof sink}
+heap_mb=${HEAP_MB:-1536}
+java_opts=${JAVA_OPTS:--XX:+UseParallelGC}
+window=${WINDOW:-60}
+min_warmup=${MIN_WARMUP:-60} max_warmup=${MAX_WARMUP:-300}
+settled=${SETTLED_COMPILATIONS:-20}
+jar=bench/target/benchmarks.jar
+results=$(mktemp)
+pids=()
+stop_all() {
+  kill "${pids[@]}" 2> /dev/null || true
+  wait "${pids[@]}" 2> /dev/null || true
+  pids=()
+}
+trap 'stop_all; rm -f "$results"' EXIT
+
+ticks() { awk '{print $14 + $15}' /proc/"$1"/stat; }
+compiled() { jstat -compiler "$1" | awk 'NR == 2 {print $1}'; }
+status_mb() { awk -v key="$2:" '$1 == key {printf "%.0f", $2 / 1024}' /proc/"$1"/status; }
+accepted() { awk '$1 == "progress" {n = $3} END {print n + 0}' /tmp/spanprof-fixed-rate.out; }
+
+# Starts TARGET, sets $measured to the process whose CPU counts and $port to where load goes.
+start() {
+  local target=$1 config=()
+  if [ -n "${SPANPROF_CONFIG:-}" ]; then
+    config=(env MICRONAUT_CONFIG_FILES="$SPANPROF_CONFIG")
+  fi
+  case $target in
+    spanprof)
+      java -cp "$jar" dev.spanprof.bench.DecodeOnlySink 4320 > /tmp/spanprof-sink.log 2>&1 &
+      pids+=($!)
+      # shellcheck disable=SC2086
+      "${config[@]}" java -Xmx"$heap_mb"m $java_opts -Dspanprof.export.endpoint=http://localhost:4320 \
+          -jar "${SPANPROF_JAR:-service/target/spanprof-all.jar}" > /tmp/spanprof-service.log 2>&1 &
+      measured=$!
+      port=4317
+      until curl -sf localhost:9464/health/readiness > /dev/null; do
+        kill -0 "$measured" 2> /dev/null || { echo "spanprof did not start: /tmp/spanprof-service.log" >&2; exit 1; }
+        sleep 0.3
+      done
+      ;;
+    sink)
+      # shellcheck disable=SC2086
+      java -Xmx"$heap_mb"m $java_opts -cp "$jar" dev.spanprof.bench.DecodeOnlySink 4321 \
+          > /tmp/spanprof-sink.log 2>&1 &
+      measured=$!
+      port=4321
+      until grep -q 'sink on port' /tmp/spanprof-sink.log; do
+        kill -0 "$measured" 2> /dev/null || { echo "the sink did not start: /tmp/spanprof-sink.log" >&2; exit 1; }
+        sleep 0.3
+      done
+      ;;
+    *) echo "TARGETS holds spanprof and sink, not $target" >&2; exit 2 ;;
+  esac
+  pids+=("$measured")
+}
+
+for rate in $rates; do
+  for target in $targets; do
+    start "$target"
+    : > /tmp/spanprof-fixed-rate.out
+    if [ "$rate" != idle ]; then
+      java -cp "$jar" dev.spanprof.bench.LoadGenerator --target=localhost:"$port" \
+          --streams="${STREAMS:-4}" --spans-per-request="${SPANS_PER_REQUEST:-512}" \
+          --rate="$rate" --duration=$((max_warmup + window + 30))s --progress \
+          > /tmp/spanprof-fixed-rate.out 2>&1 &
+      pids+=($!)
+    fi
+    # The warm-up: one reading of the compile count every 10 s, settled when the reading 30 s
+    # back is fewer than $settled behind.
+    counts=() elapsed=0 ended="the limit of ${max_warmup} s"
+    while [ "$elapsed" -lt "$max_warmup" ]; do
+      sleep 10
+      elapsed=$((elapsed + 10))
+      counts+=("$(compiled "$measured")")
+      n=${#counts[@]}
+      if [ "$elapsed" -ge "$min_warmup" ] && [ "$n" -gt 3 ] \
+          && [ $((counts[n - 1] - counts[n - 4])) -lt "$settled" ]; then
+        ended="$((counts[n - 1] - counts[n - 4])) compilations in 30 s"
+        break
+      fi
+    done
+    cpu0=$(ticks "$measured") spans0=$(accepted) from=$(date +%s.%N)
+    sleep "$window"
+    cpu1=$(ticks "$measured") spans1=$(accepted) to=$(date +%s.%N)
+    rss=$(status_mb "$measured" VmRSS) hwm=$(status_mb "$measured" VmHWM)
+    compilations=$(($(compiled "$measured") - counts[${#counts[@]} - 1]))
+    echo "$rate $target $((cpu1 - cpu0)) $((spans1 - spans0)) $from $to $rss $hwm" >> "$results"
+    echo "$target at $rate spans/s (0: flat out): warmed up ${elapsed} s (${ended}), then" \
+        "$((spans1 - spans0)) spans and $((cpu1 - cpu0)) ticks of CPU in ${window} s," \
+        "${compilations} compilations; RSS ${rss} MB (peak ${hwm} MB)" >&2
+    if [ "$target" = spanprof ]; then
+      grep -h 'refused\|ERROR' /tmp/spanprof-service.log | tail -3 >&2 || true
+    fi
+    stop_all
+  done
+done
+
+python3 - "$results" "$(getconf CLK_TCK)" <<'PY'
+import collections, sys
+path, tick = sys.argv[1], int(sys.argv[2])
+rows = collections.defaultdict(dict)
+for line in open(path):
+    rate, target, ticks, spans, start, end, rss, hwm = line.split()
+    seconds = float(end) - float(start)
+    core = int(ticks) / tick / seconds
+    rows[rate][target] = (core, int(spans) / seconds, 1e6 * core * seconds / int(spans)
+                          if int(spans) else None, rss, hwm)
+print('%-10s %-9s %11s %9s %11s %15s' % ('rate', 'process', 'spans/s', 'of a core',
+                                        'µs per span', 'RSS (peak) MB'))
+for rate, targets in rows.items():
+    for target, (core, per_second, per_span, rss, hwm) in targets.items():
+        print('%-10s %-9s %11.0f %8.2f %% %11s %15s' % (
+            {'0': 'flat out'}.get(rate, rate), target, per_second, 100 * core,
+            '%.2f' % per_span if per_span else '-', '%s (%s)' % (rss, hwm)))
+    both = [targets.get(t) for t in ('spanprof', 'sink')]
+    if all(both) and all(b[2] for b in both):
+        print('%-10s spanprof / sink: %.2f per span (target ≤ 1.67)' % ('', both[0][2] / both[1][2]))
+PY
