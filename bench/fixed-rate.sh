@@ -7,9 +7,9 @@
 #   2. warmed up until the JIT has settled: fewer than SETTLED_COMPILATIONS (20) methods compiled
 #      in the last 30 s (jstat -compiler), after at least MIN_WARMUP (60) s, for at most
 #      MAX_WARMUP (300) s; the report says which ended the warm-up;
-#   3. measured over WINDOW (60) s: CPU as utime + stime from /proc/PID/stat, spans as the
-#      generator's count of accepted spans, resident memory as VmRSS at the window's end (and the
-#      peak, VmHWM).
+#   3. measured over WINDOW (60) s: CPU as utime + stime from /proc/PID/stat (and by thread
+#      group, the busiest ten), spans as the generator's count of accepted spans, resident memory
+#      as VmRSS at the window's end (and the peak, VmHWM).
 # Then a table: per rate, µs of one core per span and the share of a core for each, their ratio,
 # and both processes' resident memory.
 #
@@ -30,14 +30,24 @@ settled=${SETTLED_COMPILATIONS:-20}
 jar=bench/target/benchmarks.jar
 results=$(mktemp)
 pids=()
+# Stops what runs in the reverse order of its start, each before the next: the generator, then
+# spanprof, which forwards what it holds to its next hop before it exits, then the next hop.
 stop_all() {
-  kill "${pids[@]}" 2> /dev/null || true
-  wait "${pids[@]}" 2> /dev/null || true
+  for ((i = ${#pids[@]} - 1; i >= 0; i--)); do
+    kill "${pids[i]}" 2> /dev/null || true
+    wait "${pids[i]}" 2> /dev/null || true
+  done
   pids=()
 }
 trap 'stop_all; rm -f "$results"' EXIT
 
 ticks() { awk '{print $14 + $15}' /proc/"$1"/stat; }
+# "<thread name> <ticks>" per live thread, names without their numbers (a pool's threads summed).
+thread_ticks() {
+  for task in /proc/"$1"/task/*; do
+    echo "$(tr ' ' _ < "$task/comm" 2>/dev/null | sed 's/[-#]\?[0-9]*$//') $(awk '{print $14 + $15}' "$task/stat" 2>/dev/null)"
+  done | awk 'NF == 2 {t[$1] += $2} END {for (n in t) print n, t[n]}'
+}
 compiled() { jstat -compiler "$1" | awk 'NR == 2 {print $1}'; }
 status_mb() { awk -v key="$2:" '$1 == key {printf "%.0f", $2 / 1024}' /proc/"$1"/status; }
 accepted() { awk '$1 == "progress" {n = $3} END {print n + 0}' /tmp/spanprof-fixed-rate.out; }
@@ -103,15 +113,21 @@ for rate in $rates; do
         break
       fi
     done
+    threads0=$(thread_ticks "$measured")
     cpu0=$(ticks "$measured") spans0=$(accepted) from=$(date +%s.%N)
     sleep "$window"
     cpu1=$(ticks "$measured") spans1=$(accepted) to=$(date +%s.%N)
+    threads1=$(thread_ticks "$measured")
     rss=$(status_mb "$measured" VmRSS) hwm=$(status_mb "$measured" VmHWM)
     compilations=$(($(compiled "$measured") - counts[${#counts[@]} - 1]))
     echo "$rate $target $((cpu1 - cpu0)) $((spans1 - spans0)) $from $to $rss $hwm" >> "$results"
     echo "$target at $rate spans/s (0: flat out): warmed up ${elapsed} s (${ended}), then" \
         "$((spans1 - spans0)) spans and $((cpu1 - cpu0)) ticks of CPU in ${window} s," \
         "${compilations} compilations; RSS ${rss} MB (peak ${hwm} MB)" >&2
+    # Where the CPU went, by thread group: the ten busiest, in ticks over the window.
+    join -a 2 <(sort <<< "$threads0") <(sort <<< "$threads1") \
+        | awk 'NF == 3 {print $3 - $2, $1} NF == 2 {print $2, $1}' | sort -rn | head -10 \
+        | awk '{printf "    %5d ticks  %s\n", $1, $2}' >&2
     if [ "$target" = spanprof ]; then
       grep -h 'refused\|ERROR' /tmp/spanprof-service.log | tail -3 >&2 || true
     fi
