@@ -123,7 +123,7 @@ for rate in $rates; do
     echo "$rate $target $((cpu1 - cpu0)) $((spans1 - spans0)) $from $to $rss $hwm" >> "$results"
     echo "$target at $rate spans/s (0: flat out): warmed up ${elapsed} s (${ended}), then" \
         "$((spans1 - spans0)) spans and $((cpu1 - cpu0)) ticks of CPU in ${window} s," \
-        "${compilations} compilations; RSS ${rss} MB (peak ${hwm} MB)" >&2
+        "${compilations} compilations; RSS ${rss} MiB (peak ${hwm} MiB)" >&2
     # Where the CPU went, by thread group: the ten busiest, in ticks over the window.
     join -a 2 <(sort <<< "$threads0") <(sort <<< "$threads1") \
         | awk 'NF == 3 {print $3 - $2, $1} NF == 2 {print $2, $1}' | sort -rn | head -10 \
@@ -146,7 +146,7 @@ for line in open(path):
     rows[rate][target] = (core, int(spans) / seconds, 1e6 * core * seconds / int(spans)
                           if int(spans) else None, rss, hwm)
 print('%-10s %-9s %11s %9s %11s %15s' % ('rate', 'process', 'spans/s', 'of a core',
-                                        'µs per span', 'RSS (peak) MB'))
+                                        'µs per span', 'RSS (peak) MiB'))
 for rate, targets in rows.items():
     for target, (core, per_second, per_span, rss, hwm) in targets.items():
         print('%-10s %-9s %11.0f %8.2f %% %11s %15s' % (
