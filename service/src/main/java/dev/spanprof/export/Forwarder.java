@@ -48,8 +48,6 @@ import org.slf4j.LoggerFactory;
 public final class Forwarder implements ProfileConsumer, AcceptedSpansConsumer {
 
   private static final Logger LOG = LoggerFactory.getLogger(Forwarder.class);
-  /** How long the sender waits for a first span before checking whether it should stop. */
-  private static final long IDLE_NANOS = TimeUnit.MILLISECONDS.toNanos(200);
   /**
    * Requests that isolating the spans at fault in one refused batch may take: a span at fault
    * among 1 024 takes 21 (two per halving, one repaired), so three such spans are found.
@@ -196,7 +194,7 @@ public final class Forwarder implements ProfileConsumer, AcceptedSpansConsumer {
     int maxBatch = configuration.getMaxBatchSpans();
     try {
       while (!(stopping && queue.waiting() == 0)) {
-        List<ExportEntry> batch = queue.take(maxBatch, flushNanos, IDLE_NANOS);
+        List<ExportEntry> batch = queue.take(maxBatch, flushNanos);
         if (!batch.isEmpty()) {
           boolean resolved = false;
           try {

@@ -24,6 +24,8 @@ import java.io.InputStream;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
@@ -40,7 +42,7 @@ class ExportPiecesTest {
 
     assertThat(queue.offer(entries)).isEqualTo(2);
 
-    List<ExportEntry> batch = queue.take(10, 0, 0);
+    List<ExportEntry> batch = queue.take(10, 0);
     assertThat(batch).containsExactlyElementsOf(entries.subList(2, 5));
     assertThat(queue.size()).as("a taken batch counts until done").isEqualTo(3);
     queue.done(batch.size());
@@ -61,9 +63,63 @@ class ExportPiecesTest {
     assertThat(queue.hasRoomFor(3, 3)).isTrue();
     assertThat(queue.hasRoomFor(3, 4)).isFalse();
 
-    List<ExportEntry> batch = queue.take(4, 0, 0);
+    List<ExportEntry> batch = queue.take(4, 0);
     assertThat(queue.hasRoomFor(0, 10)).as("a batch being sent leaves the queue's room").isTrue();
     queue.done(batch.size());
+  }
+
+  @Test
+  void queue_take_returnsAFullBatchAtOnce_notAtTheFlushInterval() throws Exception {
+    ExportQueue queue = new ExportQueue(10, ExportEntry::release, ExportEntry::release);
+    List<ExportEntry> entries = entries(4);
+    CompletableFuture<List<ExportEntry>> taken = takeInThread(queue, 3, TimeUnit.HOURS.toNanos(1));
+
+    queue.offer(entries.subList(0, 1));
+    queue.offer(entries.subList(1, 4));
+
+    assertThat(taken.get(30, TimeUnit.SECONDS)).as("the first three, long before an hour")
+        .containsExactlyElementsOf(entries.subList(0, 3));
+    assertThat(queue.waiting()).isEqualTo(1);
+  }
+
+  @Test
+  void queue_close_sendsEveryWaitingTakerAwayWithWhatIsThere() throws Exception {
+    ExportQueue queue = new ExportQueue(10, ExportEntry::release, ExportEntry::release);
+    long hourNanos = TimeUnit.HOURS.toNanos(1);
+    CompletableFuture<List<ExportEntry>> gathering = takeInThread(queue, 3, hourNanos);
+    CompletableFuture<List<ExportEntry>> waitingItsTurn = takeInThread(queue, 3, hourNanos);
+    List<ExportEntry> entry = entries(1);
+    queue.offer(entry);
+
+    queue.close();
+
+    List<ExportEntry> first = gathering.get(30, TimeUnit.SECONDS);
+    List<ExportEntry> second = waitingItsTurn.get(30, TimeUnit.SECONDS);
+    assertThat(List.of(first, second)).as("one of them took the entry, the other nothing")
+        .containsExactlyInAnyOrder(entry, List.of());
+  }
+
+  /**
+   * A taker on a thread of its own, returned once that thread waits in the queue: an offer made
+   * after this call reaches a waiting taker.
+   */
+  private static CompletableFuture<List<ExportEntry>> takeInThread(ExportQueue queue, int max,
+      long flushNanos) {
+    CompletableFuture<List<ExportEntry>> taken = new CompletableFuture<>();
+    Thread taker = new Thread(() -> {
+      try {
+        taken.complete(queue.take(max, flushNanos));
+      } catch (Throwable failure) {
+        taken.completeExceptionally(failure);
+      }
+    }, "taker");
+    taker.setDaemon(true);
+    taker.start();
+    while (taker.getState() != Thread.State.WAITING && taker.getState() != Thread.State.TIMED_WAITING
+        && !taken.isDone()) {
+      Thread.onSpinWait();
+    }
+    return taken;
   }
 
   @Test
