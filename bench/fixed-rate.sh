@@ -11,7 +11,11 @@
 #      group, the busiest ten), spans as the generator's count of accepted spans, resident memory
 #      as VmRSS at the window's end (and the peak, VmHWM).
 # Then a table: per rate, µs of one core per span and the share of a core for each, their ratio,
-# and both processes' resident memory.
+# and both processes' resident memory; and the same µs per span without the JIT compilers'
+# threads, with their ratio. Where the compile rate has not settled, what the compilers take in
+# the window varies from run to run by more than the differences measured (at 2 000 spans/s,
+# 20 to 37 ticks of spanprof's minute in runs of one build). Without them the figure is still an
+# upper bound of the settled one: code not yet optimised runs slower.
 #
 # RATES: spans/s, 0 for flat out, "idle" for no load at all (default "2000 10000 50000 0").
 # TARGETS (default "spanprof sink"). HEAP_MB (1536) and JAVA_OPTS (-XX:+UseParallelGC) apply to
@@ -118,9 +122,11 @@ for rate in $rates; do
     sleep "$window"
     cpu1=$(ticks "$measured") spans1=$(accepted) to=$(date +%s.%N)
     threads1=$(thread_ticks "$measured")
+    jit=$(join -a 2 <(sort <<< "$threads0") <(sort <<< "$threads1") \
+        | awk '$1 ~ /^C[12]_CompilerThre/ {j += NF == 3 ? $3 - $2 : $2} END {print j + 0}')
     rss=$(status_mb "$measured" VmRSS) hwm=$(status_mb "$measured" VmHWM)
     compilations=$(($(compiled "$measured") - counts[${#counts[@]} - 1]))
-    echo "$rate $target $((cpu1 - cpu0)) $((spans1 - spans0)) $from $to $rss $hwm" >> "$results"
+    echo "$rate $target $((cpu1 - cpu0)) $((spans1 - spans0)) $from $to $rss $hwm $jit" >> "$results"
     echo "$target at $rate spans/s (0: flat out): warmed up ${elapsed} s (${ended}), then" \
         "$((spans1 - spans0)) spans and $((cpu1 - cpu0)) ticks of CPU in ${window} s," \
         "${compilations} compilations; RSS ${rss} MiB (peak ${hwm} MiB)" >&2
@@ -140,19 +146,21 @@ import collections, sys
 path, tick = sys.argv[1], int(sys.argv[2])
 rows = collections.defaultdict(dict)
 for line in open(path):
-    rate, target, ticks, spans, start, end, rss, hwm = line.split()
-    seconds = float(end) - float(start)
-    core = int(ticks) / tick / seconds
-    rows[rate][target] = (core, int(spans) / seconds, 1e6 * core * seconds / int(spans)
-                          if int(spans) else None, rss, hwm)
-print('%-10s %-9s %11s %9s %11s %15s' % ('rate', 'process', 'spans/s', 'of a core',
-                                        'µs per span', 'RSS (peak) MiB'))
+    rate, target, ticks, spans, start, end, rss, hwm, jit = line.split()
+    seconds, spans = float(end) - float(start), int(spans)
+    per_span = lambda t: 1e6 * int(t) / tick / spans if spans else None
+    rows[rate][target] = (int(ticks) / tick / seconds, spans / seconds, per_span(ticks),
+                          per_span(int(ticks) - int(jit)), rss, hwm)
+print('%-10s %-9s %11s %9s %11s %15s %15s' % ('rate', 'process', 'spans/s', 'of a core',
+                                              'µs per span', 'RSS (peak) MiB', 'without JIT'))
 for rate, targets in rows.items():
-    for target, (core, per_second, per_span, rss, hwm) in targets.items():
-        print('%-10s %-9s %11.0f %8.2f %% %11s %15s' % (
+    for target, (core, per_second, per_span, settled, rss, hwm) in targets.items():
+        print('%-10s %-9s %11.0f %8.2f %% %11s %15s %15s' % (
             {'0': 'flat out'}.get(rate, rate), target, per_second, 100 * core,
-            '%.2f' % per_span if per_span else '-', '%s (%s)' % (rss, hwm)))
+            '%.2f' % per_span if per_span else '-', '%s (%s)' % (rss, hwm),
+            '%.2f' % settled if settled else '-'))
     both = [targets.get(t) for t in ('spanprof', 'sink')]
     if all(both) and all(b[2] for b in both):
-        print('%-10s spanprof / sink: %.2f per span (target ≤ 1.67)' % ('', both[0][2] / both[1][2]))
+        print('%-10s spanprof / sink: %.2f per span (target ≤ 1.67); without JIT %.2f' % (
+            '', both[0][2] / both[1][2], both[0][3] / both[1][3]))
 PY
