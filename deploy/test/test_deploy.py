@@ -304,11 +304,14 @@ class SidecarTest(unittest.TestCase, SpanprofContainerChecks):
         self.assertRegex(limit, r"^\d+Mi$")
         self.assertLessEqual(heap + 160, int(limit[:-2]), "the heap and the rest fit the limit")
         self.assertEqual(env(sidecar)["MALLOC_ARENA_MAX"], "2")
-        # The buffer covers 10 000 spans/s over the trace timeout; the span store holds those
-        # spans' bytes and at most half the heap.
+        # The buffer covers 10 000 spans/s over the trace timeout and a sweep interval, the
+        # analysis queue a sweep's worth; the span store holds those spans' bytes and at most
+        # half the heap.
         assembly = spanprof["assembly"]
         self.assertEqual(assembly["trace-timeout"], "5s")
-        self.assertGreaterEqual(assembly["max-buffered-spans"], 10_000 * 5)
+        self.assertEqual(assembly["sweep-interval"], "250ms")
+        self.assertGreaterEqual(assembly["max-buffered-spans"], 10_000 * 5.25)
+        self.assertGreaterEqual(spanprof["analysis"]["max-queued-spans"], 10_000 * 0.25)
         self.assertLessEqual(megabytes(spanprof["ingest"]["span-store-size"]), heap / 2)
         cluster = render("otel-collector/cluster")
         service = self.manifests_service(cluster, "otel-collector")
