@@ -22,7 +22,8 @@ lib=$(realpath "$lib")
 . bench/spanprof-and-sink.sh
 start_spanprof_and_sink "" -XX:+UseParallelGC -XX:+UnlockDiagnosticVMOptions -XX:+DebugNonSafepoints
 java -cp bench/target/benchmarks.jar dev.spanprof.bench.LoadGenerator --target=localhost:4317 \
-    --streams=4 --rate="${RATE:-0}" --spans-per-request="${SPANS_PER_REQUEST:-512}" --duration=$((at + for_seconds + 10))s --warmup=0s > /tmp/spanprof-generator.out 2>&1 &
+    --streams=4 --rate="${RATE:-0}" --spans-per-request="${SPANS_PER_REQUEST:-512}" \
+    --duration=$((at + for_seconds + 10))s --warmup=0s > /tmp/spanprof-generator.out 2>&1 &
 generator=$!
 # jcmd splits its arguments at '=' unless they are quoted for it: the options go in as one string.
 sleep "$at"

@@ -18,7 +18,7 @@ import java.util.function.Consumer;
  * <p>One taker at a time gathers a batch while the others wait their turn, and an offer wakes
  * the gatherer only once it has what it waits for: woken at every offered trace, as a monitor's
  * {@code notifyAll} woke them, the four senders switched 169 times a second at 10 000 spans/s
- * and took a sixth more CPU ({@code bench/fixed-rate.sh}). Nothing times out while idle: only an
+ * and took a fifth more CPU ({@code bench/fixed-rate.sh}). Nothing times out while idle: only an
  * offer or {@link #close} wakes a taker.
  */
 final class ExportQueue {
