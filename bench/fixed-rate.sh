@@ -122,8 +122,10 @@ for rate in $rates; do
     sleep "$window"
     cpu1=$(ticks "$measured") spans1=$(accepted) to=$(date +%s.%N)
     threads1=$(thread_ticks "$measured")
-    jit=$(join -a 2 <(sort <<< "$threads0") <(sort <<< "$threads1") \
-        | awk '$1 ~ /^C[12]_CompilerThre/ {j += NF == 3 ? $3 - $2 : $2} END {print j + 0}')
+    # "<ticks> <thread group>" over the window, busiest first.
+    busy=$(join -a 2 <(sort <<< "$threads0") <(sort <<< "$threads1") \
+        | awk 'NF == 3 {print $3 - $2, $1} NF == 2 {print $2, $1}' | sort -rn)
+    jit=$(awk '$2 ~ /^C[12]_CompilerThre/ {j += $1} END {print j + 0}' <<< "$busy")
     rss=$(status_mb "$measured" VmRSS) hwm=$(status_mb "$measured" VmHWM)
     compilations=$(($(compiled "$measured") - counts[${#counts[@]} - 1]))
     echo "$rate $target $((cpu1 - cpu0)) $((spans1 - spans0)) $from $to $rss $hwm $jit" >> "$results"
@@ -131,9 +133,7 @@ for rate in $rates; do
         "$((spans1 - spans0)) spans and $((cpu1 - cpu0)) ticks of CPU in ${window} s," \
         "${compilations} compilations; RSS ${rss} MiB (peak ${hwm} MiB)" >&2
     # Where the CPU went, by thread group: the ten busiest, in ticks over the window.
-    join -a 2 <(sort <<< "$threads0") <(sort <<< "$threads1") \
-        | awk 'NF == 3 {print $3 - $2, $1} NF == 2 {print $2, $1}' | sort -rn | head -10 \
-        | awk '{printf "    %5d ticks  %s\n", $1, $2}' >&2
+    head -10 <<< "$busy" | awk '{printf "    %5d ticks  %s\n", $1, $2}' >&2
     if [ "$target" = spanprof ]; then
       grep -h 'refused\|ERROR' /tmp/spanprof-service.log | tail -3 >&2 || true
     fi
