@@ -18,8 +18,9 @@
 # upper bound of the settled one: code not yet optimised runs slower.
 #
 # RATES: spans/s, 0 for flat out, "idle" for no load at all (default "2000 10000 50000 0").
-# TARGETS (default "spanprof sink"). HEAP_MB (1536) and JAVA_OPTS (-XX:+UseParallelGC) apply to
-# both JVMs; SPANPROF_CONFIG: a configuration file for spanprof (MICRONAUT_CONFIG_FILES), e.g.
+# TARGETS (default "spanprof sink"). HEAP_MB (1536: -Xmx) and JAVA_OPTS (the Kubernetes base's
+# collector, and its heap at its size from the start: "-XX:+UseParallelGC -Xms<HEAP_MB>m") apply
+# to both JVMs; SPANPROF_CONFIG: a configuration file for spanprof (MICRONAUT_CONFIG_FILES), e.g.
 # deploy/kubernetes/overlays/sidecar/spanprof.yml; SPANPROF_JAR: another build.
 # SPANS_PER_REQUEST (512), STREAMS (4). Run from the repository root after
 # `mvn -B -q install -DskipTests`.
@@ -27,7 +28,7 @@ set -euo pipefail
 rates=${RATES:-2000 10000 50000 0}
 targets=${TARGETS:-spanprof sink}
 heap_mb=${HEAP_MB:-1536}
-java_opts=${JAVA_OPTS:--XX:+UseParallelGC}
+java_opts=${JAVA_OPTS:--XX:+UseParallelGC -Xms${heap_mb}m}
 window=${WINDOW:-60}
 min_warmup=${MIN_WARMUP:-60} max_warmup=${MAX_WARMUP:-300}
 settled=${SETTLED_COMPILATIONS:-20}

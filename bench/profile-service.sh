@@ -1,13 +1,13 @@
 #!/bin/bash
-# A CPU profile of spanprof (the parallel collector, the default span store) under the load
-# generator, four streams flat out (or at RATE spans/s in SPANS_PER_REQUEST-span requests, as
-# bench/fixed-rate.sh offers them), with the decode-only sink as next hop. async-profiler
-# (tools.profiler:async-profiler:3.0 from Maven Central, unpacked into bench/target on first use)
-# is attached PROFILE_AT seconds into the load (default 50) for PROFILE_FOR seconds (default 30):
-# itimer samples every millisecond, one stack per line with its thread's name first, written to
-# $1 (default /tmp/spanprof-profile.collapsed). Inlined frames are placed
-# (-XX:+DebugNonSafepoints). Run from the repository root after
-# `mvn -B -q install -DskipTests`; SPANPROF_JAR and NEXT_HOP as for bench/e2e.sh.
+# A CPU profile of spanprof (the Kubernetes base's collector and heap, the default span store) under
+# the load generator, four streams flat out (or at RATE spans/s in SPANS_PER_REQUEST-span requests,
+# as bench/fixed-rate.sh offers them), with the decode-only sink as next hop. async-profiler
+# (tools.profiler:async-profiler:3.0 from Maven Central, unpacked into bench/target on first use) is
+# attached PROFILE_AT seconds into the load (default 50) for PROFILE_FOR seconds (default 30):
+# itimer samples every millisecond, one stack per line with its thread's name first, written to $1
+# (default /tmp/spanprof-profile.collapsed). Inlined frames are placed (-XX:+DebugNonSafepoints).
+# Run from the repository root after `mvn -B -q install -DskipTests`; SPANPROF_JAR and NEXT_HOP as
+# for bench/e2e.sh.
 set -euo pipefail
 output=${1:-/tmp/spanprof-profile.collapsed}
 at=${PROFILE_AT:-50}
@@ -20,7 +20,8 @@ if [ ! -f "$lib" ]; then
 fi
 lib=$(realpath "$lib")
 . bench/spanprof-and-sink.sh
-start_spanprof_and_sink "" -XX:+UseParallelGC -XX:+UnlockDiagnosticVMOptions -XX:+DebugNonSafepoints
+start_spanprof_and_sink "" -XX:+UseParallelGC -Xms"$spanprof_heap_mb"m \
+    -XX:+UnlockDiagnosticVMOptions -XX:+DebugNonSafepoints
 java -cp bench/target/benchmarks.jar dev.spanprof.bench.LoadGenerator --target=localhost:4317 \
     --streams=4 --rate="${RATE:-0}" --spans-per-request="${SPANS_PER_REQUEST:-512}" \
     --duration=$((at + for_seconds + 10))s --warmup=0s > /tmp/spanprof-generator.out 2>&1 &

@@ -124,6 +124,13 @@ class BaseTest(unittest.TestCase, SpanprofContainerChecks):
         # The image's JVM options, the collector choice with them.
         self.assertEqual(env(container)["JAVA_TOOL_OPTIONS"], image_java_options())
         self.assertIn("-XX:+UseParallelGC", image_java_options().split())
+        # The heap starts at its bound (BENCHMARKS.md, "At the rates users run"): grown from a
+        # small one, its young generation stays small at moderate rates and each collection
+        # copies the spans waiting for their traces.
+        percentages = dict(re.findall(r"-XX:(Initial|Max)RAMPercentage=(\d+)",
+                                      image_java_options()))
+        self.assertEqual(percentages.get("Initial"), percentages.get("Max"))
+        self.assertIsNotNone(percentages.get("Max"))
         config_map = one(self.manifests, "ConfigMap", "spanprof-config-")
         volumes = {v["name"]: v for v in pod["spec"]["volumes"]}
         self.assertEqual(volumes["config"]["configMap"]["name"], config_map["metadata"]["name"])
