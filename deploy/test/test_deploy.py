@@ -129,8 +129,8 @@ class BaseTest(unittest.TestCase, SpanprofContainerChecks):
         # copies the spans waiting for their traces.
         percentages = dict(re.findall(r"-XX:(Initial|Max)RAMPercentage=(\d+)",
                                       image_java_options()))
-        self.assertEqual(percentages.get("Initial"), percentages.get("Max"))
         self.assertIsNotNone(percentages.get("Max"))
+        self.assertEqual(percentages.get("Initial"), percentages.get("Max"))
         config_map = one(self.manifests, "ConfigMap", "spanprof-config-")
         volumes = {v["name"]: v for v in pod["spec"]["volumes"]}
         self.assertEqual(volumes["config"]["configMap"]["name"], config_map["metadata"]["name"])
