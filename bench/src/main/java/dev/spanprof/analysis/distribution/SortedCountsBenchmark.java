@@ -31,7 +31,10 @@ public class SortedCountsBenchmark {
   private SortedCounts[] all;
   private int[] held;
 
-  /** Each iteration starts from fresh counts, far from a count's limit of 65 535. */
+  /**
+   * Each iteration starts from fresh counts: at 100 series, about 1 000 increments per index and
+   * second of iteration, under a count's limit of 65 535 for iterations of up to a minute.
+   */
   @Setup(Level.Iteration)
   public void setUp() {
     ThreadLocalRandom random = ThreadLocalRandom.current();
