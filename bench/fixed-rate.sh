@@ -10,17 +10,19 @@
 #   3. measured over WINDOW (60) s: CPU as utime + stime from /proc/PID/stat (and by thread
 #      group, the busiest ten), spans as the generator's count of accepted spans, resident memory
 #      as VmRSS at the window's end (and the peak, VmHWM).
-# Then a table: per rate, µs of one core per span and the share of a core for each, their ratio,
-# and both processes' resident memory; and the same µs per span without the JIT compilers'
+# Then a table: per rate, µs of one core per span and the share of a core for each, their ratios,
+# and each process's resident memory; and the same µs per span without the JIT compilers'
 # threads, with their ratio. Where the compile rate has not settled, what the compilers take in
 # the window varies from run to run by more than the differences measured (at 2 000 spans/s,
 # 20 to 37 ticks of spanprof's minute in runs of one build). Without them the figure is still an
 # upper bound of the settled one: code not yet optimised runs slower.
 #
 # RATES: spans/s, 0 for flat out, "idle" for no load at all (default "2000 10000 50000 0").
-# TARGETS (default "spanprof sink"). HEAP_MB (1536: -Xmx) and JAVA_OPTS (the Kubernetes base's
-# collector, and its heap at its size from the start: "-XX:+UseParallelGC -Xms<HEAP_MB>m") apply
-# to both JVMs; SPANPROF_CONFIG: a configuration file for spanprof (MICRONAUT_CONFIG_FILES), e.g.
+# TARGETS (default "spanprof sink"; "forwarder" adds the pass-through forwarder, which receives
+# as the sink does and forwards each request as spanprof forwards, to a decode-only next hop of
+# its own: spanprof's cost beyond it is its own work). HEAP_MB (1536: -Xmx) and JAVA_OPTS (the
+# Kubernetes base's collector, and its heap at its size from the start: "-XX:+UseParallelGC
+# -Xms<HEAP_MB>m") apply to every measured JVM; SPANPROF_CONFIG: a configuration file for spanprof (MICRONAUT_CONFIG_FILES), e.g.
 # deploy/kubernetes/overlays/sidecar/spanprof.yml; SPANPROF_JAR: another build.
 # SPANS_PER_REQUEST (512), STREAMS (4). Run from the repository root after
 # `mvn -B -q install -DskipTests`.
@@ -88,7 +90,21 @@ start() {
         sleep 0.3
       done
       ;;
-    *) echo "TARGETS holds spanprof and sink, not $target" >&2; exit 2 ;;
+    forwarder)
+      java -cp "$jar" dev.spanprof.bench.DecodeOnlySink 4320 > /tmp/spanprof-sink.log 2>&1 &
+      pids+=($!)
+      until grep -q 'sink on port' /tmp/spanprof-sink.log; do sleep 0.3; done
+      # shellcheck disable=SC2086
+      java -Xmx"$heap_mb"m $java_opts -cp "$jar" dev.spanprof.export.PassThroughForwarder 4322 4320 \
+          > /tmp/spanprof-forwarder.log 2>&1 &
+      measured=$!
+      port=4322
+      until grep -q 'pass-through on port' /tmp/spanprof-forwarder.log; do
+        kill -0 "$measured" 2> /dev/null || { echo "the forwarder did not start: /tmp/spanprof-forwarder.log" >&2; exit 1; }
+        sleep 0.3
+      done
+      ;;
+    *) echo "TARGETS holds spanprof, sink and forwarder, not $target" >&2; exit 2 ;;
   esac
   pids+=("$measured")
 }
@@ -160,8 +176,11 @@ for rate, targets in rows.items():
             {'0': 'flat out'}.get(rate, rate), target, per_second, 100 * core,
             '%.2f' % per_span if per_span else '-', '%s (%s)' % (rss, hwm),
             '%.2f' % settled if settled else '-'))
-    both = [targets.get(t) for t in ('spanprof', 'sink')]
-    if all(both) and all(b[2] for b in both):
-        print('%-10s spanprof / sink: %.2f per span (target ≤ 1.67); without JIT %.2f' % (
-            '', both[0][2] / both[1][2], both[0][3] / both[1][3]))
+    for measured, reference, target in (('spanprof', 'sink', ' (target ≤ 1.67)'),
+                                        ('spanprof', 'forwarder', ''), ('forwarder', 'sink', '')):
+        both = [targets.get(t) for t in (measured, reference)]
+        if all(both) and all(b[2] for b in both):
+            print('%-10s %s / %s: %.2f per span%s; without JIT %.2f' % (
+                '', measured, reference, both[0][2] / both[1][2], target,
+                both[0][3] / both[1][3]))
 PY
