@@ -79,8 +79,8 @@ public final class PassThroughForwarder implements AutoCloseable {
       @Override
       public void onError(Throwable t) {
         Status status = Status.fromThrowable(t);
-        responses.onError(Status.UNAVAILABLE
-            .withDescription("the next hop answered " + status.getCode() + ": " + status.getDescription())
+        responses.onError(Status.UNAVAILABLE.withDescription(
+                "the next hop answered " + status.getCode() + ": " + status.getDescription())
             .asRuntimeException());
       }
 

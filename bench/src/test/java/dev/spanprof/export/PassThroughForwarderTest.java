@@ -56,7 +56,8 @@ class PassThroughForwarderTest {
       assertThatThrownBy(() -> stub(forwarder).export(REQUEST))
           .isInstanceOfSatisfying(StatusRuntimeException.class, e -> {
             assertThat(e.getStatus().getCode()).isEqualTo(Status.Code.UNAVAILABLE);
-            assertThat(e.getStatus().getDescription()).startsWith("the next hop answered UNAVAILABLE");
+            assertThat(e.getStatus().getDescription())
+                .startsWith("the next hop answered UNAVAILABLE");
           });
       assertThat(forwarder.receivedSpans()).isEqualTo(SPANS);
       assertThat(forwarder.forwardedSpans()).isZero();
