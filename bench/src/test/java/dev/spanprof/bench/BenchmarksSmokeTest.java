@@ -40,7 +40,7 @@ class BenchmarksSmokeTest {
             "dev.spanprof.bench.RankingBenchmark.refresh",
             "dev.spanprof.bench.HistogramBenchmark.lookupAndRecord",
             "dev.spanprof.bench.HistogramBenchmark.percentileRank",
-            "dev.spanprof.analysis.distribution.SortedCountsBenchmark.increment",
+            "dev.spanprof.bench.YoungSliceBenchmark.record",
             "dev.spanprof.bench.WindowAdvanceBenchmark.advance",
             "dev.spanprof.bench.SeriesSnapshotBenchmark.snapshot",
             "dev.spanprof.bench.ScrapeBenchmark.scrape",

@@ -19,9 +19,10 @@ import org.HdrHistogram.IntCountsHistogram;
  * <p><b>Why nanoseconds.</b> Span times are nanoseconds in OTLP and everywhere else in spanprof,
  * so nothing is converted or truncated on the way in. HdrHistogram's cost depends on the
  * relative precision, not the unit: an auto-resizing histogram covers 1 ns to hours (and beyond)
- * at the same 1 %, and the sparse and encoded forms only store the buckets that hold values — a
- * series seen a thousand times costs about 700 bytes, an idle one about 320, where a dense
- * 3-digit histogram over 1 µs to 1 h costs about 270 KB.
+ * at the same 1 %, and the young and encoded forms store only what was recorded — an idle series
+ * costs about 320 bytes, a busy one's current slice 4 bytes a value and then a count array up to
+ * its highest value (9 KB up to 10 ms, 14 KB up to 10 s), where a dense 3-digit histogram over
+ * 1 µs to 1 h costs about 270 KB.
  *
  * <p><b>Hot path.</b> {@link #record} writes into the current window slice, writers and readers
  * of one series taking turns on its lock (there is no global lock; a reader holds it for one
@@ -32,10 +33,10 @@ import org.HdrHistogram.IntCountsHistogram;
  * record into it (reproduced in isolation).
  *
  * <p>A slice counts its values by HdrHistogram's counts layout ({@link CountsIndex}): while
- * young only at the indexes that hold a count ({@link SortedCounts}), and after {@link
- * #DENSE_AFTER_VALUES} values in a plain array over its range (finding an index among many is a
- * search). The next slice starts sparse again, so only series busy now pay for the dense form.
- * The counts join a histogram when the slice completes or is read.
+ * young as each value's index, in the order they came, and after {@link #DENSE_AFTER_VALUES}
+ * values in a plain array of counts over its range. The next slice starts young again, so only
+ * series busy now pay for the dense form. The counts join a histogram when the slice completes
+ * or is read.
  *
  * <p><b>Window and memory.</b> {@link #advance} completes the current slice: it is added to the
  * sum of all completed slices (the cumulative view is that sum and the current slice), and kept
@@ -52,12 +53,11 @@ import org.HdrHistogram.IntCountsHistogram;
 public final class Distribution {
 
   /**
-   * How many values a window slice takes in sparse form before it moves to dense counts.
-   * Recording into sparse counts searches their indexes, and a new index moves the ones above
-   * it; dense counts take one array access, but cost about 9 KB over three decades of values.
-   * Only a slice this busy pays that, and only until it completes, so the dense slices alive at
-   * once are bounded by the values recorded per slice: at most 3 × 100k spans/s × 10 s / 2048,
-   * about 1 500 (14 MB), at 100k spans/s.
+   * How many values a young window slice keeps before it moves to dense counts: 8 KB of indexes,
+   * about what dense counts up to 10 ms take (9 KB). So a slice takes at most 4 bytes a value
+   * (with the array's growth, 6) until it holds thousands, and the young slices alive at once are
+   * bounded by the values recorded per slice: at most 3 × 100k spans/s × 10 s × 6 B, about
+   * 18 MB, at 100k spans/s. A slice lets its arrays go when it completes.
    */
   static final int DENSE_AFTER_VALUES = 2048;
 
@@ -201,9 +201,10 @@ public final class Distribution {
 
   /**
    * The export bucket of {@code valueNanos}: the first whose upper bound is not below it, the
-   * +Inf bucket past the last. A halving search whose step is a conditional move, as in {@link
-   * SortedCounts}: which way a step goes is as good as random, and {@link Arrays#binarySearch}
-   * mispredicted a branch at each step ({@code HistogramBenchmark.lookupAndRecord}).
+   * +Inf bucket past the last. A halving search whose step is a conditional move: which way a
+   * step goes is as good as random, and {@link Arrays#binarySearch} mispredicted a branch at each
+   * step ({@code HistogramBenchmark.lookupAndRecord}); the boundaries are few and shared by
+   * every series, so they stay in cache, where a conditional move does not wait for a load.
    */
   private int bucketOf(long valueNanos) {
     long[] bounds = boundariesNanos;
@@ -415,6 +416,7 @@ public final class Distribution {
     private static final CountsIndex[] COUNTS_INDEXES = {new CountsIndex(0), new CountsIndex(1),
         new CountsIndex(2), new CountsIndex(3), new CountsIndex(4), new CountsIndex(5)};
     private static final int[] NO_COUNTS = new int[0];
+    private static final int[] NO_INDEXES = new int[0];
     /**
      * Each advancing thread's dense histogram per number of significant digits, cleared before
      * each use: a completing slice is gathered there to be added to the sum and encoded.
@@ -445,13 +447,14 @@ public final class Distribution {
     private final int significantDigits;
     private final CountsIndex countsIndex;
     /**
-     * The young slice's counts by {@link #countsIndex}; emptied when they move to {@link #counts}
-     * and when the slice completes. Neither a packed histogram nor a packed array: a histogram's
-     * read looks up every index from its lowest value to its highest, and a packed array's walks
-     * its tree for each count (a scrape of busy series spent most of its time in either).
+     * The young slice's values as their indexes by {@link #countsIndex}, in the order they came:
+     * a record is a store at the end. Counting each index once, in sorted indexes, was a search
+     * whose steps are mostly cache misses where the series are many ({@code
+     * YoungSliceBenchmark}); every reader adds the values up into a histogram, where their order
+     * does not matter. Let go of when they move to {@link #counts} and when the slice completes.
      */
-    private final SortedCounts youngCounts = new SortedCounts();
-    /** How many values {@link #youngCounts} holds. */
+    private int[] youngIndexes = NO_INDEXES;
+    /** How many of {@link #youngIndexes} hold a value. */
     private int youngValues;
     /**
      * The busy slice's counts by {@link #countsIndex}, grown to its highest value; null while the
@@ -493,15 +496,23 @@ public final class Distribution {
         count(index, 1);
         return;
       }
-      youngCounts.increment(index);
-      if (++youngValues >= DENSE_AFTER_VALUES) {
-        counts = NO_COUNTS;
-        for (int i = 0; i < youngCounts.size(); i++) {
-          count(youngCounts.indexAt(i), youngCounts.countAt(i));
-        }
-        youngCounts.clear();
-        youngValues = 0;
+      if (youngValues == youngIndexes.length) {
+        youngIndexes = Arrays.copyOf(youngIndexes,
+            Math.min(DENSE_AFTER_VALUES, Math.max(8, youngValues + (youngValues >> 1))));
       }
+      youngIndexes[youngValues++] = index;
+      if (youngValues == DENSE_AFTER_VALUES) {
+        counts = NO_COUNTS;
+        for (int i = 0; i < youngValues; i++) {
+          count(youngIndexes[i], 1);
+        }
+        clearYoung();
+      }
+    }
+
+    private void clearYoung() {
+      youngIndexes = NO_INDEXES;
+      youngValues = 0;
     }
 
     private void count(int index, long count) {
@@ -516,11 +527,10 @@ public final class Distribution {
       counts[index] = (int) sum;
     }
 
-    /** Adds the current slice to {@code target}: its sparse counts and its dense ones. */
+    /** Adds the current slice to {@code target}: its young values and its dense counts. */
     private void addCurrentTo(AbstractHistogram target) {
-      for (int i = 0; i < youngCounts.size(); i++) {
-        target.recordValueWithCount(
-            countsIndex.lowestValueAt(youngCounts.indexAt(i)), youngCounts.countAt(i));
+      for (int i = 0; i < youngValues; i++) {
+        target.recordValue(countsIndex.lowestValueAt(youngIndexes[i]));
       }
       if (counts != null) {
         for (int index = 0; index < counts.length; index++) {
@@ -550,8 +560,7 @@ public final class Distribution {
         sum.add(slice);
         completed = encode(sum);
         completedSlices.addLast(encode(slice));
-        youngCounts.clear();
-        youngValues = 0;
+        clearYoung();
         counts = null;
       }
       while (completedSlices.size() > slices - 1) {
@@ -561,8 +570,8 @@ public final class Distribution {
     }
 
     /**
-     * The current slice, sparse and dense counts, gathered in the thread's dense histogram: adding
-     * and encoding read a histogram bucket by bucket.
+     * The current slice, young values and dense counts, gathered in the thread's dense histogram:
+     * adding and encoding read a histogram bucket by bucket.
      */
     private AbstractHistogram gathered() {
       IntCountsHistogram[] dense = DENSE_SLICES.get();
@@ -611,7 +620,7 @@ public final class Distribution {
     }
 
     long footprintBytes() {
-      long bytes = youngCounts.footprintBytes()
+      long bytes = (youngIndexes == NO_INDEXES ? 0 : 16 + 4L * youngIndexes.length)
           + (counts == null ? 0 : 16 + 4L * counts.length)
           + (completed == null ? 0 : completed.length);
       for (byte[] slice : completedSlices) {

@@ -345,29 +345,42 @@ class DistributionTest {
   }
 
   /**
-   * A busy slice moves to dense counts (their memory appears at the threshold) and the next slice
-   * starts sparse again (the memory appears again at the threshold, not before). The values
-   * bunch, as one operation's durations do: a few dozen indexes hold them, where the dense counts
-   * span every index from 0 to the highest.
+   * A young slice keeps 4 bytes a value, at most 8 KB before it moves to dense counts, and a
+   * completing slice lets go of its arrays, young or dense: the next slice starts small again,
+   * so a series busy once does not keep a busy slice's memory.
    */
   @Test
-  void footprint_busySliceIsDenseOnlyUntilItCompletes() {
+  void footprint_aSliceHoldsItsArraysOnlyUntilItCompletes() {
     Distribution distribution = new Distribution(2, 6, BOUNDARIES, 0, 0, false);
     Random random = new Random(2);
+    long idle = distribution.footprintBytes();
+    distribution.record(1_000_000, null, 0, 0, 0);
+    long oneValue = distribution.footprintBytes() - idle;
+    assertThat(oneValue).isBetween(1L, 16L + 4 * 8);
+    for (int i = 1; i < Distribution.DENSE_AFTER_VALUES - 1; i++) {
+      distribution.record(1_000_000 + random.nextInt(200_000), null, 0, 0, 0);
+    }
+    assertThat(distribution.footprintBytes() - idle)
+        .isBetween(4L * (Distribution.DENSE_AFTER_VALUES - 1),
+            16 + 4L * Distribution.DENSE_AFTER_VALUES);
+    long total = Distribution.DENSE_AFTER_VALUES - 1;
+
     for (int slice = 0; slice < 2; slice++) {
-      for (int i = 0; i < Distribution.DENSE_AFTER_VALUES - 1; i++) {
+      distribution.advance();
+      long completed = distribution.footprintBytes();
+      distribution.record(1_000_000, null, 0, 0, 0);
+      assertThat(distribution.footprintBytes() - completed).as("slice %d", slice)
+          .isEqualTo(oneValue);
+      // Past the threshold: dense counts up to the highest index, about 7 KB.
+      for (int i = 1; i < 3 * Distribution.DENSE_AFTER_VALUES; i++) {
         distribution.record(1_000_000 + random.nextInt(200_000), null, 0, 0, 0);
       }
-      long sparse = distribution.footprintBytes();
-      distribution.record(1_050_000, null, 0, 0, 0);
-      long dense = distribution.footprintBytes();
-      // One more value in a sparse slice adds a few bytes at most.
-      assertThat(dense - sparse).as("slice %d", slice).isGreaterThan(4 * 1024);
-      distribution.advance();
+      total += 3 * Distribution.DENSE_AFTER_VALUES;
+      assertThat(distribution.footprintBytes() - completed).as("slice %d", slice)
+          .isBetween(4 * 1024L, 9 * 1024L);
     }
 
-    assertThat(distribution.snapshot().cumulative().getTotalCount())
-        .isEqualTo(2L * Distribution.DENSE_AFTER_VALUES);
+    assertThat(distribution.snapshot().cumulative().getTotalCount()).isEqualTo(total);
   }
 
   /**
@@ -532,11 +545,11 @@ class DistributionTest {
   }
 
   /**
-   * Memory per series, as HdrHistogram estimates it, for 1 000 values spread over four decades
-   * (cumulative plus six window slices): a few KB, not the ~270 KB of a dense histogram.
+   * Memory per series for 1 000 values spread over four decades, all in its current slice: a
+   * few KB, not the ~270 KB of a dense histogram.
    */
   @Test
-  void footprint_sparseSeriesCostsAFewKilobytes() {
+  void footprint_aThousandValuesCostAFewKilobytes() {
     Distribution distribution = new Distribution(2, 6, BOUNDARIES, 0, 0);
     Random random = new Random(1);
     for (int i = 0; i < 1_000; i++) {
