@@ -59,6 +59,14 @@ compiled() { jstat -compiler "$1" | awk 'NR == 2 {print $1}'; }
 status_mb() { awk -v key="$2:" '$1 == key {printf "%.0f", $2 / 1024}' /proc/"$1"/status; }
 accepted() { awk '$1 == "progress" {n = $3} END {print n + 0}' /tmp/spanprof-fixed-rate.out; }
 
+# Waits until the log $2 holds $3, failing if process $1 ends first.
+await_log() {
+  until grep -q "$3" "$2"; do
+    kill -0 "$1" 2> /dev/null || { echo "it did not start: $2" >&2; exit 1; }
+    sleep 0.3
+  done
+}
+
 # Starts TARGET, sets $measured to the process whose CPU counts and $port to where load goes.
 start() {
   local target=$1 config=()
@@ -85,24 +93,18 @@ start() {
           > /tmp/spanprof-sink.log 2>&1 &
       measured=$!
       port=4321
-      until grep -q 'sink on port' /tmp/spanprof-sink.log; do
-        kill -0 "$measured" 2> /dev/null || { echo "the sink did not start: /tmp/spanprof-sink.log" >&2; exit 1; }
-        sleep 0.3
-      done
+      await_log "$measured" /tmp/spanprof-sink.log 'sink on port'
       ;;
     forwarder)
       java -cp "$jar" dev.spanprof.bench.DecodeOnlySink 4320 > /tmp/spanprof-sink.log 2>&1 &
       pids+=($!)
-      until grep -q 'sink on port' /tmp/spanprof-sink.log; do sleep 0.3; done
+      await_log $! /tmp/spanprof-sink.log 'sink on port'
       # shellcheck disable=SC2086
       java -Xmx"$heap_mb"m $java_opts -cp "$jar" dev.spanprof.export.PassThroughForwarder 4322 4320 \
           > /tmp/spanprof-forwarder.log 2>&1 &
       measured=$!
       port=4322
-      until grep -q 'pass-through on port' /tmp/spanprof-forwarder.log; do
-        kill -0 "$measured" 2> /dev/null || { echo "the forwarder did not start: /tmp/spanprof-forwarder.log" >&2; exit 1; }
-        sleep 0.3
-      done
+      await_log "$measured" /tmp/spanprof-forwarder.log 'pass-through on port'
       ;;
     *) echo "TARGETS holds spanprof, sink and forwarder, not $target" >&2; exit 2 ;;
   esac
