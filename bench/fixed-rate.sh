@@ -20,9 +20,10 @@
 # RATES: spans/s, 0 for flat out, "idle" for no load at all (default "2000 10000 50000 0").
 # TARGETS (default "spanprof sink"; "forwarder" adds the pass-through forwarder, which receives
 # as the sink does and forwards each request as spanprof forwards, to a decode-only next hop of
-# its own: spanprof's cost beyond it is its own work). HEAP_MB (1536: -Xmx) and JAVA_OPTS (the
-# Kubernetes base's collector, and its heap at its size from the start: "-XX:+UseParallelGC
-# -Xms<HEAP_MB>m") apply to every measured JVM; SPANPROF_CONFIG: a configuration file for spanprof (MICRONAUT_CONFIG_FILES), e.g.
+# its own: receiving and forwarding with none of spanprof's own work). HEAP_MB (1536: -Xmx) and
+# JAVA_OPTS (the Kubernetes base's collector, and its heap at its size from the start:
+# "-XX:+UseParallelGC -Xms<HEAP_MB>m") apply to every measured JVM; SPANPROF_CONFIG: a
+# configuration file for spanprof (MICRONAUT_CONFIG_FILES), e.g.
 # deploy/kubernetes/overlays/sidecar/spanprof.yml; SPANPROF_JAR: another build.
 # SPANS_PER_REQUEST (512), STREAMS (4). Run from the repository root after
 # `mvn -B -q install -DskipTests`.

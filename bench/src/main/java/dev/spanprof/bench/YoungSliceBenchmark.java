@@ -24,9 +24,9 @@ import org.openjdk.jmh.annotations.Warmup;
 /**
  * Recording one duration into a series whose current window slice is young, as most series'
  * slices are at the rates users run: at 10 000 spans/s a span's three series see a few hundred
- * values per 10 s slice, fewer than the thousands after which a slice counts densely. Each shot
- * records {@link #RECORDS} durations into series made fresh for it, 200 durations each already,
- * so that none takes more than 1 200 in its slice; a shot's milliseconds are nanoseconds per
+ * values per 10 s slice, fewer than the 2 048 after which a slice counts densely. Each shot
+ * records {@link #RECORDS} durations into series made fresh for it, 200 durations each already:
+ * at 1 000 series each ends the shot with about 1 200. A shot's milliseconds are nanoseconds per
  * record. At 10 000 series their counts are mostly out of the core's caches, as in the service.
  * Durations are log-normal around each series' own median, spread as an operation's are.
  */
@@ -46,7 +46,6 @@ public class YoungSliceBenchmark {
 
   private final TraceId trace = new TraceId(1, 2);
   private Distribution[] all;
-  private long[] medianNanos;
   private int[] seriesOfRecord;
   private long[] durationOfRecord;
   private int next;
@@ -57,7 +56,7 @@ public class YoungSliceBenchmark {
     DistributionRegistry registry = new DistributionRegistry(2, 6, new long[] {10_000_000},
         series + 10, Duration.ofMinutes(15));
     all = new Distribution[series];
-    medianNanos = new long[series];
+    long[] medianNanos = new long[series];
     for (int i = 0; i < series; i++) {
       all[i] = registry.series(
           new SeriesKey(Kind.DURATION, LABELS, List.of("svc" + i % 50, "op" + i)), 0, 0);
