@@ -493,7 +493,7 @@ public final class Distribution {
 
     private void count(int index) {
       if (counts != null) {
-        count(index, 1);
+        countDense(index);
         return;
       }
       if (youngValues == youngIndexes.length) {
@@ -504,7 +504,7 @@ public final class Distribution {
       if (youngValues == DENSE_AFTER_VALUES) {
         counts = NO_COUNTS;
         for (int i = 0; i < youngValues; i++) {
-          count(youngIndexes[i], 1);
+          countDense(youngIndexes[i]);
         }
         clearYoung();
       }
@@ -515,16 +515,16 @@ public final class Distribution {
       youngValues = 0;
     }
 
-    private void count(int index, long count) {
+    /** Adds one to the dense count at {@code index}, growing the counts to cover it. */
+    private void countDense(int index) {
       if (index >= counts.length) {
         counts = Arrays.copyOf(counts, countsIndex.lengthFor(index));
       }
-      long sum = counts[index] + count;
-      if (sum > Integer.MAX_VALUE) {
+      if (counts[index] == Integer.MAX_VALUE) {
         // An int count would wrap: fail as HdrHistogram's IntCountsHistogram does.
         throw new IllegalStateException("would overflow integer count");
       }
-      counts[index] = (int) sum;
+      counts[index]++;
     }
 
     /** Adds the current slice to {@code target}: its young values and its dense counts. */
