@@ -68,6 +68,13 @@ await_log() {
   done
 }
 
+# Starts the decode-only next hop on 4320, whose CPU does not count.
+start_next_hop() {
+  java -cp "$jar" dev.spanprof.bench.DecodeOnlySink 4320 > /tmp/spanprof-sink.log 2>&1 &
+  pids+=($!)
+  await_log $! /tmp/spanprof-sink.log 'sink on port'
+}
+
 # Starts TARGET, sets $measured to the process whose CPU counts and $port to where load goes.
 start() {
   local target=$1 config=()
@@ -76,8 +83,7 @@ start() {
   fi
   case $target in
     spanprof)
-      java -cp "$jar" dev.spanprof.bench.DecodeOnlySink 4320 > /tmp/spanprof-sink.log 2>&1 &
-      pids+=($!)
+      start_next_hop
       # shellcheck disable=SC2086
       "${config[@]}" java -Xmx"$heap_mb"m $java_opts -Dspanprof.export.endpoint=http://localhost:4320 \
           -jar "${SPANPROF_JAR:-service/target/spanprof-all.jar}" > /tmp/spanprof-service.log 2>&1 &
@@ -97,9 +103,7 @@ start() {
       await_log "$measured" /tmp/spanprof-sink.log 'sink on port'
       ;;
     forwarder)
-      java -cp "$jar" dev.spanprof.bench.DecodeOnlySink 4320 > /tmp/spanprof-sink.log 2>&1 &
-      pids+=($!)
-      await_log $! /tmp/spanprof-sink.log 'sink on port'
+      start_next_hop
       # shellcheck disable=SC2086
       java -Xmx"$heap_mb"m $java_opts -cp "$jar" dev.spanprof.export.PassThroughForwarder 4322 4320 \
           > /tmp/spanprof-forwarder.log 2>&1 &
