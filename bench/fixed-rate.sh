@@ -20,7 +20,8 @@
 # RATES: spans/s, 0 for flat out, "idle" for no load at all (default "2000 10000 50000 0").
 # TARGETS (default "spanprof sink"; "forwarder" adds the pass-through forwarder, which receives
 # as the sink does and forwards each request as spanprof forwards, to a decode-only next hop of
-# its own: receiving and forwarding with none of spanprof's own work). HEAP_MB (1536: -Xmx) and
+# its own: receiving and forwarding with none of spanprof's own work; "bytes-forwarder" the same
+# pass-through forwarding the bytes it received rather than encoding the request again). HEAP_MB (1536: -Xmx) and
 # JAVA_OPTS (the Kubernetes base's collector, and its heap at its size from the start:
 # "-XX:+UseParallelGC -Xms<HEAP_MB>m") apply to every measured JVM; SPANPROF_CONFIG: a
 # configuration file for spanprof (MICRONAUT_CONFIG_FILES), e.g.
@@ -102,16 +103,18 @@ start() {
       port=4321
       await_log "$measured" /tmp/spanprof-sink.log 'sink on port'
       ;;
-    forwarder)
+    forwarder|bytes-forwarder)
       start_next_hop
+      local forwarded=reencoded
+      [ "$target" = forwarder ] || forwarded=received-bytes
       # shellcheck disable=SC2086
       java -Xmx"$heap_mb"m $java_opts -cp "$jar" dev.spanprof.export.PassThroughForwarder 4322 4320 \
-          > /tmp/spanprof-forwarder.log 2>&1 &
+          "$forwarded" > /tmp/spanprof-forwarder.log 2>&1 &
       measured=$!
       port=4322
       await_log "$measured" /tmp/spanprof-forwarder.log 'pass-through on port'
       ;;
-    *) echo "TARGETS holds spanprof, sink and forwarder, not $target" >&2; exit 2 ;;
+    *) echo "TARGETS holds spanprof, sink, forwarder and bytes-forwarder, not $target" >&2; exit 2 ;;
   esac
   pids+=("$measured")
 }
@@ -175,16 +178,18 @@ for line in open(path):
     per_span = lambda t: 1e6 * int(t) / tick / spans if spans else None
     rows[rate][target] = (int(ticks) / tick / seconds, spans / seconds, per_span(ticks),
                           per_span(int(ticks) - int(jit)), rss, hwm)
-print('%-10s %-9s %11s %9s %11s %15s %15s' % ('rate', 'process', 'spans/s', 'of a core',
+print('%-10s %-15s %11s %9s %11s %15s %15s' % ('rate', 'process', 'spans/s', 'of a core',
                                               'µs per span', 'RSS (peak) MiB', 'without JIT'))
 for rate, targets in rows.items():
     for target, (core, per_second, per_span, settled, rss, hwm) in targets.items():
-        print('%-10s %-9s %11.0f %8.2f %% %11s %15s %15s' % (
+        print('%-10s %-15s %11.0f %8.2f %% %11s %15s %15s' % (
             {'0': 'flat out'}.get(rate, rate), target, per_second, 100 * core,
             '%.2f' % per_span if per_span else '-', '%s (%s)' % (rss, hwm),
             '%.2f' % settled if settled else '-'))
     for measured, reference, target in (('spanprof', 'sink', ' (target ≤ 1.67)'),
-                                        ('spanprof', 'forwarder', ''), ('forwarder', 'sink', '')):
+                                        ('spanprof', 'forwarder', ''), ('forwarder', 'sink', ''),
+                                        ('spanprof', 'bytes-forwarder', ''),
+                                        ('bytes-forwarder', 'sink', '')):
         both = [targets.get(t) for t in (measured, reference)]
         if all(both) and all(b[2] for b in both):
             print('%-10s %s / %s: %.2f per span%s; without JIT %.2f' % (

@@ -2,43 +2,76 @@ package dev.spanprof.export;
 
 import dev.spanprof.config.ExportConfiguration.Compression;
 import dev.spanprof.ingest.ZstdDecompressor;
+import io.grpc.CallOptions;
 import io.grpc.CompressorRegistry;
 import io.grpc.ManagedChannel;
+import io.grpc.MethodDescriptor;
 import io.grpc.Server;
+import io.grpc.ServerServiceDefinition;
 import io.grpc.Status;
 import io.grpc.netty.NettyChannelBuilder;
 import io.grpc.netty.NettyServerBuilder;
+import io.grpc.stub.ClientCalls;
+import io.grpc.stub.ServerCalls;
 import io.grpc.stub.StreamObserver;
 import io.opentelemetry.proto.collector.trace.v1.ExportTraceServiceRequest;
 import io.opentelemetry.proto.collector.trace.v1.ExportTraceServiceResponse;
 import io.opentelemetry.proto.collector.trace.v1.TraceServiceGrpc;
 import io.opentelemetry.proto.trace.v1.ResourceSpans;
 import io.opentelemetry.proto.trace.v1.ScopeSpans;
+import java.io.ByteArrayInputStream;
 import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.util.Locale;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.LongAdder;
+import java.util.function.Consumer;
 
 /**
  * A second reference for spanprof's cost, beside the decode-only sink: an OTLP/gRPC pass-through
  * on spanprof's stack, what an OpenTelemetry Collector with an OTLP receiver, an OTLP exporter
  * and nothing between them does. Each request is parsed into protobuf's objects, as the sink
- * parses it, then forwarded whole to the next hop, re-encoded and compressed as spanprof forwards
- * (gzip at level 1, through ISA-L where the build made its library: hence this package); the
- * sender has its answer when the next hop has answered, so the generator's streams bound what
- * is in flight. It measures what receiving and forwarding every span cost on this stack, with
- * none of spanprof's own work (assembling, analysing, enriching).
+ * parses it, then forwarded whole to the next hop, compressed as spanprof forwards (gzip at level
+ * 1, through ISA-L where the build made its library: hence this package); the sender has its
+ * answer when the next hop has answered, so the generator's streams bound what is in flight. It
+ * measures what receiving and forwarding every span cost on this stack, with none of spanprof's
+ * own work (assembling, analysing, enriching).
+ *
+ * <p>What it forwards is the parsed request encoded again, as the Collector does ({@link
+ * Forwarded#REENCODED}), or the bytes it received ({@link Forwarded#RECEIVED_BYTES}): the sink's
+ * work and a second trip through gRPC with gzip, and nothing else, the least a component that
+ * decodes and forwards can cost here.
  */
 public final class PassThroughForwarder implements AutoCloseable {
 
   private static final int LEVEL = 1;
+  private static final MethodDescriptor<ExportTraceServiceRequest, ExportTraceServiceResponse>
+      EXPORT = TraceServiceGrpc.getExportMethod();
+  /** Export, its request taken as it came: its bytes, and the request parsed from them. */
+  private static final MethodDescriptor<Received, ExportTraceServiceResponse> RECEIVE =
+      EXPORT.toBuilder(new ReceivedMarshaller(), EXPORT.getResponseMarshaller()).build();
+  /** Export, its request sent as the bytes it is given. */
+  private static final MethodDescriptor<byte[], ExportTraceServiceResponse> SEND_BYTES =
+      EXPORT.toBuilder(new BytesMarshaller(), EXPORT.getResponseMarshaller()).build();
+
+  /** What the pass-through forwards of each request. */
+  public enum Forwarded {
+    /** The request parsed into protobuf's objects, encoded again. */
+    REENCODED,
+    /** The bytes received, once they have been parsed as the sink parses them. */
+    RECEIVED_BYTES
+  }
 
   private final Server server;
   private final ManagedChannel nextHop;
   private final TraceServiceGrpc.TraceServiceStub exporter;
+  private final CallOptions sendOptions;
   private final LongAdder receivedSpans = new LongAdder();
   private final LongAdder forwardedSpans = new LongAdder();
 
-  public PassThroughForwarder(int port, String nextHopHost, int nextHopPort) throws IOException {
+  public PassThroughForwarder(int port, String nextHopHost, int nextHopPort, Forwarded forwarded)
+      throws IOException {
     CompressorRegistry compressors = CompressorRegistry.newEmptyInstance();
     compressors.register(Compressors.grpc(Compression.GZIP, LEVEL));
     nextHop = NettyChannelBuilder.forAddress(nextHopHost, nextHopPort)
@@ -46,21 +79,41 @@ public final class PassThroughForwarder implements AutoCloseable {
         .compressorRegistry(compressors)
         .build();
     exporter = TraceServiceGrpc.newStub(nextHop).withCompression(Compression.GZIP.encoding());
+    sendOptions = CallOptions.DEFAULT.withCompression(Compression.GZIP.encoding());
     server = NettyServerBuilder.forPort(port)
         .maxInboundMessageSize(16 * 1024 * 1024)
         .decompressorRegistry(ZstdDecompressor.registry())
-        .addService(new TraceServiceGrpc.TraceServiceImplBase() {
-          @Override
-          public void export(ExportTraceServiceRequest request,
-              StreamObserver<ExportTraceServiceResponse> responses) {
-            forward(request, responses);
-          }
-        })
+        .addService(forwarded == Forwarded.REENCODED ? reencoding() : receivedBytes())
         .build()
         .start();
   }
 
+  private ServerServiceDefinition reencoding() {
+    return new TraceServiceGrpc.TraceServiceImplBase() {
+      @Override
+      public void export(ExportTraceServiceRequest request,
+          StreamObserver<ExportTraceServiceResponse> responses) {
+        forward(request, answer -> exporter.withDeadlineAfter(10, TimeUnit.SECONDS)
+            .export(request, answer), responses);
+      }
+    }.bindService();
+  }
+
+  private ServerServiceDefinition receivedBytes() {
+    return ServerServiceDefinition.builder(TraceServiceGrpc.SERVICE_NAME)
+        .addMethod(RECEIVE, ServerCalls.asyncUnaryCall((received, responses) ->
+            forward(received.request(), answer -> ClientCalls.asyncUnaryCall(
+                nextHop.newCall(SEND_BYTES, sendOptions.withDeadlineAfter(10, TimeUnit.SECONDS)),
+                received.bytes(), answer), responses)))
+        .build();
+  }
+
+  /**
+   * Counts the request's spans and sends it on; {@code send} starts the call to the next hop,
+   * whose answer goes to the sender.
+   */
   private void forward(ExportTraceServiceRequest request,
+      Consumer<StreamObserver<ExportTraceServiceResponse>> send,
       StreamObserver<ExportTraceServiceResponse> responses) {
     long spans = 0;
     for (ResourceSpans resource : request.getResourceSpansList()) {
@@ -70,7 +123,7 @@ public final class PassThroughForwarder implements AutoCloseable {
     }
     receivedSpans.add(spans);
     long count = spans;
-    exporter.withDeadlineAfter(10, TimeUnit.SECONDS).export(request, new StreamObserver<>() {
+    send.accept(new StreamObserver<>() {
       @Override
       public void onNext(ExportTraceServiceResponse response) {
         forwardedSpans.add(count);
@@ -92,20 +145,61 @@ public final class PassThroughForwarder implements AutoCloseable {
     });
   }
 
+  /** A request as it came: its bytes, and what the sink would have parsed of them. */
+  private record Received(byte[] bytes, ExportTraceServiceRequest request) {}
+
+  private static final class ReceivedMarshaller implements MethodDescriptor.Marshaller<Received> {
+    @Override
+    public InputStream stream(Received received) {
+      return new ByteArrayInputStream(received.bytes());
+    }
+
+    @Override
+    public Received parse(InputStream stream) {
+      try {
+        byte[] bytes = stream.readAllBytes();
+        return new Received(bytes, ExportTraceServiceRequest.parseFrom(bytes));
+      } catch (IOException e) {
+        throw Status.INVALID_ARGUMENT.withDescription("not an export request: " + e.getMessage())
+            .withCause(e).asRuntimeException();
+      }
+    }
+  }
+
+  private static final class BytesMarshaller implements MethodDescriptor.Marshaller<byte[]> {
+    @Override
+    public InputStream stream(byte[] bytes) {
+      return new ByteArrayInputStream(bytes);
+    }
+
+    @Override
+    public byte[] parse(InputStream stream) {
+      try {
+        return stream.readAllBytes();
+      } catch (IOException e) {
+        throw new UncheckedIOException(e);
+      }
+    }
+  }
+
   /**
    * Runs a forwarder until the process is stopped: {@code java -cp bench/target/benchmarks.jar
-   * dev.spanprof.export.PassThroughForwarder 4322 4320} listens on 4322 and forwards to a next
-   * hop on localhost:4320.
+   * dev.spanprof.export.PassThroughForwarder 4322 4320 [reencoded|received-bytes]} listens on
+   * 4322 and forwards to a next hop on localhost:4320, the requests encoded again (the default)
+   * or their received bytes.
    */
   public static void main(String[] args) throws Exception {
-    if (args.length != 2) {
-      throw new IllegalArgumentException("usage: PassThroughForwarder PORT NEXT_HOP_PORT");
+    if (args.length < 2 || args.length > 3) {
+      throw new IllegalArgumentException(
+          "usage: PassThroughForwarder PORT NEXT_HOP_PORT [reencoded|received-bytes]");
     }
     int nextHopPort = Integer.parseInt(args[1]);
+    Forwarded forwarded = args.length == 2 ? Forwarded.REENCODED
+        : Forwarded.valueOf(args[2].toUpperCase(Locale.ROOT).replace('-', '_'));
     PassThroughForwarder forwarder =
-        new PassThroughForwarder(Integer.parseInt(args[0]), "localhost", nextHopPort);
+        new PassThroughForwarder(Integer.parseInt(args[0]), "localhost", nextHopPort, forwarded);
     System.out.println("OTLP/gRPC pass-through on port " + forwarder.port() + " to localhost:"
-        + nextHopPort + ", gzip level " + LEVEL + " through "
+        + nextHopPort + ", forwarding " + forwarded + ", gzip level " + LEVEL + " through "
         + (IsalGzip.available() ? "ISA-L" : "zlib (ISA-L " + IsalGzip.unavailableReason() + ")"));
     forwarder.server.awaitTermination();
   }

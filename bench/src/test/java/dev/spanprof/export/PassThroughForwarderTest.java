@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.spanprof.bench.DecodeOnlySink;
 import dev.spanprof.bench.Workload;
+import dev.spanprof.export.PassThroughForwarder.Forwarded;
 import io.grpc.ManagedChannel;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
@@ -13,9 +14,13 @@ import io.opentelemetry.proto.collector.trace.v1.ExportTraceServiceRequest;
 import io.opentelemetry.proto.collector.trace.v1.TraceServiceGrpc;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
-/** The pass-through answers each export once its next hop has taken every span of it. */
+/**
+ * The pass-through answers each export once its next hop has taken every span of it, whether it
+ * forwards the request encoded again or the bytes it received.
+ */
 class PassThroughForwarderTest {
 
   private static final int SPANS = 60;
@@ -31,10 +36,12 @@ class PassThroughForwarderTest {
     }
   }
 
-  @Test
-  void gzippedExports_reachTheNextHopWhole() throws Exception {
+  @ParameterizedTest
+  @EnumSource(Forwarded.class)
+  void gzippedExports_reachTheNextHopWhole(Forwarded forwarded) throws Exception {
     try (DecodeOnlySink sink = new DecodeOnlySink(0);
-        PassThroughForwarder forwarder = new PassThroughForwarder(0, "localhost", sink.port())) {
+        PassThroughForwarder forwarder =
+            new PassThroughForwarder(0, "localhost", sink.port(), forwarded)) {
       TraceServiceGrpc.TraceServiceBlockingStub stub = stub(forwarder);
       stub.export(REQUEST);
       stub.export(REQUEST);
@@ -47,12 +54,14 @@ class PassThroughForwarderTest {
     }
   }
 
-  @Test
-  void nextHopDown_senderIsToldToRetry() throws Exception {
+  @ParameterizedTest
+  @EnumSource(Forwarded.class)
+  void nextHopDown_senderIsToldToRetry(Forwarded forwarded) throws Exception {
     DecodeOnlySink stopped = new DecodeOnlySink(0);
     int port = stopped.port();
     stopped.close();
-    try (PassThroughForwarder forwarder = new PassThroughForwarder(0, "localhost", port)) {
+    try (PassThroughForwarder forwarder =
+        new PassThroughForwarder(0, "localhost", port, forwarded)) {
       assertThatThrownBy(() -> stub(forwarder).export(REQUEST))
           .isInstanceOfSatisfying(StatusRuntimeException.class, e -> {
             assertThat(e.getStatus().getCode()).isEqualTo(Status.Code.UNAVAILABLE);
