@@ -21,10 +21,10 @@
 # TARGETS (default "spanprof sink"; "forwarder" adds the pass-through forwarder, which receives
 # as the sink does and forwards each request as spanprof forwards, to a decode-only next hop of
 # its own: receiving and forwarding with none of spanprof's own work; "bytes-forwarder" the same
-# pass-through forwarding the bytes it received rather than encoding the request again). HEAP_MB (1536: -Xmx) and
-# JAVA_OPTS (the Kubernetes base's collector, and its heap at its size from the start:
-# "-XX:+UseParallelGC -Xms<HEAP_MB>m") apply to every measured JVM; SPANPROF_CONFIG: a
-# configuration file for spanprof (MICRONAUT_CONFIG_FILES), e.g.
+# pass-through forwarding the bytes it received rather than encoding the request again).
+# HEAP_MB (1536: -Xmx) and JAVA_OPTS (the Kubernetes base's collector, and its heap at its size
+# from the start: "-XX:+UseParallelGC -Xms<HEAP_MB>m") apply to every measured JVM;
+# SPANPROF_CONFIG: a configuration file for spanprof (MICRONAUT_CONFIG_FILES), e.g.
 # deploy/kubernetes/overlays/sidecar/spanprof.yml; SPANPROF_JAR: another build.
 # SPANS_PER_REQUEST (512), STREAMS (4). Run from the repository root after
 # `mvn -B -q install -DskipTests`.
@@ -108,13 +108,13 @@ start() {
       local forwarded=reencoded
       [ "$target" = forwarder ] || forwarded=received-bytes
       # shellcheck disable=SC2086
-      java -Xmx"$heap_mb"m $java_opts -cp "$jar" dev.spanprof.export.PassThroughForwarder 4322 4320 \
-          "$forwarded" > /tmp/spanprof-forwarder.log 2>&1 &
+      java -Xmx"$heap_mb"m $java_opts -cp "$jar" dev.spanprof.export.PassThroughForwarder \
+          4322 4320 "$forwarded" > /tmp/spanprof-forwarder.log 2>&1 &
       measured=$!
       port=4322
       await_log "$measured" /tmp/spanprof-forwarder.log 'pass-through on port'
       ;;
-    *) echo "TARGETS holds spanprof, sink, forwarder and bytes-forwarder, not $target" >&2; exit 2 ;;
+    *) echo "TARGETS holds spanprof, sink, forwarder, bytes-forwarder, not $target" >&2; exit 2 ;;
   esac
   pids+=("$measured")
 }
