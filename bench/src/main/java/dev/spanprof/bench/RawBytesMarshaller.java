@@ -15,14 +15,15 @@ import java.util.Arrays;
 /**
  * A gRPC marshaller that passes messages as their encoded bytes, so the side that holds them
  * decides when (and whether) to parse: the load generator sends its requests this way, and the
- * decode-only sink receives them so, as spanprof's own endpoint does ({@code RequestBodies}).
+ * decode-only sink receives them so, as spanprof's own endpoint does ({@code RequestBodies}); the
+ * pass-through forwarder forwarding received bytes does both.
  */
-final class RawBytesMarshaller implements MethodDescriptor.Marshaller<byte[]> {
+public final class RawBytesMarshaller implements MethodDescriptor.Marshaller<byte[]> {
 
   private static final RawBytesMarshaller INSTANCE = new RawBytesMarshaller();
 
   /** OTLP's trace {@code Export} method with the request as its encoded bytes. */
-  static final MethodDescriptor<byte[], ExportTraceServiceResponse> TRACE_EXPORT =
+  public static final MethodDescriptor<byte[], ExportTraceServiceResponse> TRACE_EXPORT =
       TraceServiceGrpc.getExportMethod().toBuilder(
               INSTANCE, ProtoUtils.marshaller(ExportTraceServiceResponse.getDefaultInstance()))
           .build();

@@ -1,11 +1,11 @@
 package dev.spanprof.export;
 
+import dev.spanprof.bench.RawBytesMarshaller;
 import dev.spanprof.config.ExportConfiguration.Compression;
 import dev.spanprof.ingest.ZstdDecompressor;
 import io.grpc.CallOptions;
 import io.grpc.CompressorRegistry;
 import io.grpc.ManagedChannel;
-import io.grpc.MethodDescriptor;
 import io.grpc.Server;
 import io.grpc.ServerServiceDefinition;
 import io.grpc.Status;
@@ -19,10 +19,7 @@ import io.opentelemetry.proto.collector.trace.v1.ExportTraceServiceResponse;
 import io.opentelemetry.proto.collector.trace.v1.TraceServiceGrpc;
 import io.opentelemetry.proto.trace.v1.ResourceSpans;
 import io.opentelemetry.proto.trace.v1.ScopeSpans;
-import java.io.ByteArrayInputStream;
 import java.io.IOException;
-import java.io.InputStream;
-import java.io.UncheckedIOException;
 import java.util.Locale;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.LongAdder;
@@ -46,14 +43,6 @@ import java.util.function.Consumer;
 public final class PassThroughForwarder implements AutoCloseable {
 
   private static final int LEVEL = 1;
-  private static final MethodDescriptor<ExportTraceServiceRequest, ExportTraceServiceResponse>
-      EXPORT = TraceServiceGrpc.getExportMethod();
-  /** Export, its request taken as it came: its bytes, and the request parsed from them. */
-  private static final MethodDescriptor<Received, ExportTraceServiceResponse> RECEIVE =
-      EXPORT.toBuilder(new ReceivedMarshaller(), EXPORT.getResponseMarshaller()).build();
-  /** Export, its request sent as the bytes it is given. */
-  private static final MethodDescriptor<byte[], ExportTraceServiceResponse> SEND_BYTES =
-      EXPORT.toBuilder(new BytesMarshaller(), EXPORT.getResponseMarshaller()).build();
 
   /** What the pass-through forwards of each request. */
   public enum Forwarded {
@@ -99,13 +88,25 @@ public final class PassThroughForwarder implements AutoCloseable {
     }.bindService();
   }
 
+  /** Receives each request's bytes and parses them as the sink does, then forwards the bytes. */
   private ServerServiceDefinition receivedBytes() {
     return ServerServiceDefinition.builder(TraceServiceGrpc.SERVICE_NAME)
-        .addMethod(RECEIVE, ServerCalls.asyncUnaryCall((received, responses) ->
-            forward(received.request(), answer -> ClientCalls.asyncUnaryCall(
-                nextHop.newCall(SEND_BYTES, sendOptions.withDeadlineAfter(10, TimeUnit.SECONDS)),
-                received.bytes(), answer), responses)))
+        .addMethod(RawBytesMarshaller.TRACE_EXPORT, ServerCalls.asyncUnaryCall(this::forwardBytes))
         .build();
+  }
+
+  private void forwardBytes(byte[] body, StreamObserver<ExportTraceServiceResponse> responses) {
+    ExportTraceServiceRequest request;
+    try {
+      request = ExportTraceServiceRequest.parseFrom(body);
+    } catch (IOException e) {
+      responses.onError(Status.INVALID_ARGUMENT.withDescription(e.getMessage())
+          .asRuntimeException());
+      return;
+    }
+    forward(request, answer -> ClientCalls.asyncUnaryCall(nextHop.newCall(
+        RawBytesMarshaller.TRACE_EXPORT, sendOptions.withDeadlineAfter(10, TimeUnit.SECONDS)),
+        body, answer), responses);
   }
 
   /**
@@ -143,43 +144,6 @@ public final class PassThroughForwarder implements AutoCloseable {
         responses.onCompleted();
       }
     });
-  }
-
-  /** A request as it came: its bytes, and what the sink would have parsed of them. */
-  private record Received(byte[] bytes, ExportTraceServiceRequest request) {}
-
-  private static final class ReceivedMarshaller implements MethodDescriptor.Marshaller<Received> {
-    @Override
-    public InputStream stream(Received received) {
-      return new ByteArrayInputStream(received.bytes());
-    }
-
-    @Override
-    public Received parse(InputStream stream) {
-      try {
-        byte[] bytes = stream.readAllBytes();
-        return new Received(bytes, ExportTraceServiceRequest.parseFrom(bytes));
-      } catch (IOException e) {
-        throw Status.INVALID_ARGUMENT.withDescription("not an export request: " + e.getMessage())
-            .withCause(e).asRuntimeException();
-      }
-    }
-  }
-
-  private static final class BytesMarshaller implements MethodDescriptor.Marshaller<byte[]> {
-    @Override
-    public InputStream stream(byte[] bytes) {
-      return new ByteArrayInputStream(bytes);
-    }
-
-    @Override
-    public byte[] parse(InputStream stream) {
-      try {
-        return stream.readAllBytes();
-      } catch (IOException e) {
-        throw new UncheckedIOException(e);
-      }
-    }
   }
 
   /**
