@@ -6,6 +6,7 @@ import dev.spanprof.ingest.ZstdDecompressor;
 import io.grpc.CallOptions;
 import io.grpc.CompressorRegistry;
 import io.grpc.ManagedChannel;
+import io.grpc.MethodDescriptor;
 import io.grpc.Server;
 import io.grpc.ServerServiceDefinition;
 import io.grpc.Status;
@@ -23,7 +24,6 @@ import java.io.IOException;
 import java.util.Locale;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.LongAdder;
-import java.util.function.Consumer;
 
 /**
  * A second reference for spanprof's cost, beside the decode-only sink: an OTLP/gRPC pass-through
@@ -43,6 +43,8 @@ import java.util.function.Consumer;
 public final class PassThroughForwarder implements AutoCloseable {
 
   private static final int LEVEL = 1;
+  private static final CallOptions SEND_OPTIONS =
+      CallOptions.DEFAULT.withCompression(Compression.GZIP.encoding());
 
   /** What the pass-through forwards of each request. */
   public enum Forwarded {
@@ -54,8 +56,6 @@ public final class PassThroughForwarder implements AutoCloseable {
 
   private final Server server;
   private final ManagedChannel nextHop;
-  private final TraceServiceGrpc.TraceServiceStub exporter;
-  private final CallOptions sendOptions;
   private final LongAdder receivedSpans = new LongAdder();
   private final LongAdder forwardedSpans = new LongAdder();
 
@@ -67,8 +67,6 @@ public final class PassThroughForwarder implements AutoCloseable {
         .usePlaintext()
         .compressorRegistry(compressors)
         .build();
-    exporter = TraceServiceGrpc.newStub(nextHop).withCompression(Compression.GZIP.encoding());
-    sendOptions = CallOptions.DEFAULT.withCompression(Compression.GZIP.encoding());
     server = NettyServerBuilder.forPort(port)
         .maxInboundMessageSize(16 * 1024 * 1024)
         .decompressorRegistry(ZstdDecompressor.registry())
@@ -82,8 +80,7 @@ public final class PassThroughForwarder implements AutoCloseable {
       @Override
       public void export(ExportTraceServiceRequest request,
           StreamObserver<ExportTraceServiceResponse> responses) {
-        forward(request, answer -> exporter.withDeadlineAfter(10, TimeUnit.SECONDS)
-            .export(request, answer), responses);
+        forward(request, TraceServiceGrpc.getExportMethod(), request, responses);
       }
     }.bindService();
   }
@@ -104,17 +101,15 @@ public final class PassThroughForwarder implements AutoCloseable {
           .asRuntimeException());
       return;
     }
-    forward(request, answer -> ClientCalls.asyncUnaryCall(nextHop.newCall(
-        RawBytesMarshaller.TRACE_EXPORT, sendOptions.withDeadlineAfter(10, TimeUnit.SECONDS)),
-        body, answer), responses);
+    forward(request, RawBytesMarshaller.TRACE_EXPORT, body, responses);
   }
 
   /**
-   * Counts the request's spans and sends it on; {@code send} starts the call to the next hop,
-   * whose answer goes to the sender.
+   * Counts the request's spans and sends {@code message}, the request as {@code method} encodes
+   * it, to the next hop, whose answer goes to the sender.
    */
-  private void forward(ExportTraceServiceRequest request,
-      Consumer<StreamObserver<ExportTraceServiceResponse>> send,
+  private <T> void forward(ExportTraceServiceRequest request,
+      MethodDescriptor<T, ExportTraceServiceResponse> method, T message,
       StreamObserver<ExportTraceServiceResponse> responses) {
     long spans = 0;
     for (ResourceSpans resource : request.getResourceSpansList()) {
@@ -124,7 +119,7 @@ public final class PassThroughForwarder implements AutoCloseable {
     }
     receivedSpans.add(spans);
     long count = spans;
-    send.accept(new StreamObserver<>() {
+    StreamObserver<ExportTraceServiceResponse> answer = new StreamObserver<>() {
       @Override
       public void onNext(ExportTraceServiceResponse response) {
         forwardedSpans.add(count);
@@ -143,7 +138,10 @@ public final class PassThroughForwarder implements AutoCloseable {
       public void onCompleted() {
         responses.onCompleted();
       }
-    });
+    };
+    ClientCalls.asyncUnaryCall(
+        nextHop.newCall(method, SEND_OPTIONS.withDeadlineAfter(10, TimeUnit.SECONDS)), message,
+        answer);
   }
 
   /**
