@@ -44,17 +44,16 @@ final class GrpcSender implements OtlpSender {
       Status.Code.UNAVAILABLE, Status.Code.DATA_LOSS);
 
   /**
-   * The buffers of the channels to the next hop, pooled in chunks of 2 MiB, as gRPC pools them
-   * when nothing overrides it. Micronaut sets {@code io.netty.allocator.maxOrder} to 3 for the
-   * process (chunks of 64 KiB), and gRPC frames a compressed request in buffers that double up
-   * to 1 MiB: every one past 64 KiB was allocated and freed outside the pool, as a direct buffer
-   * of its own, about 5 % of spanprof's CPU at 50 000 spans/s ({@code bench/profile-service.sh}).
-   * One arena: a few requests are framed at once, by the forwarding threads.
+   * The buffers of the channels to the next hop, pooled in chunks of 1 MiB, the largest buffer
+   * gRPC frames a request in. Micronaut sets {@code io.netty.allocator.maxOrder} to 3 for the
+   * process (chunks of 64 KiB), which gRPC then takes too, and gRPC frames a compressed request
+   * in buffers that double up to 1 MiB: every one past 64 KiB was allocated and freed outside
+   * the pool, as a direct buffer of its own, about 5 % of spanprof's CPU at 50 000 spans/s
+   * ({@code bench/profile-service.sh}). One arena and no per-thread caches: a few requests are
+   * framed at a time, and the pool then holds little more than the requests in flight.
    */
   static final PooledByteBufAllocator NEXT_HOP_BUFFERS = new PooledByteBufAllocator(true, 0, 1,
-      PooledByteBufAllocator.defaultPageSize(), 8, PooledByteBufAllocator.defaultSmallCacheSize(),
-      PooledByteBufAllocator.defaultNormalCacheSize(),
-      PooledByteBufAllocator.defaultUseCacheForAllThreads());
+      PooledByteBufAllocator.defaultPageSize(), 7, 0, 0, false);
 
   private final ManagedChannel channel;
   private final Channel intercepted;
