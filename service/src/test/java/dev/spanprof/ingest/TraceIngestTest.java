@@ -95,7 +95,7 @@ class TraceIngestTest {
 
   @Test
   void exportProtobuf_heapOverItsLimit_refusedAsFullUndecoded_countedAsMemoryLimit() {
-    memory.afterCollection(801);
+    memory.afterCollection(801, true);
     TraceId trace = new TraceId(1, 1);
     byte[] body = Otlp.request("shop", Otlp.span(trace, 1), Otlp.span(trace, 2)).toByteArray();
 
@@ -107,7 +107,7 @@ class TraceIngestTest {
     assertThat(events).containsExactly("refused memory_limit 2");
     assertThat(assembler.bufferedSpans()).isZero();
 
-    memory.afterCollection(800);
+    memory.afterCollection(800, true);
     assertThat(ingest.exportProtobuf(body, Transport.GRPC).outcome()).isEqualTo(Outcome.ACCEPTED);
   }
 
