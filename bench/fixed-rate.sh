@@ -9,7 +9,7 @@
 #      MAX_WARMUP (300) s; the report says which ended the warm-up;
 #   3. measured over WINDOW (60) s: CPU as utime + stime from /proc/PID/stat (and by thread
 #      group, the busiest ten), spans as the generator's count of accepted spans, resident memory
-#      as VmRSS at the window's end (and the peak, VmHWM).
+#      as VmRSS at the window's end (and the peak, VmHWM); for spanprof, the spans it refused.
 # Then a table: per rate, µs of one core per span and the share of a core for each, their ratios,
 # and each process's resident memory; and the same µs per span without the JIT compilers'
 # threads, with their ratio. Where the compile rate has not settled, what the compilers take in
@@ -162,7 +162,11 @@ for rate in $rates; do
     # Where the CPU went, by thread group: the ten busiest, in ticks over the window.
     head -10 <<< "$busy" | awk '{printf "    %5d ticks  %s\n", $1, $2}' >&2
     if [ "$target" = spanprof ]; then
-      grep -h 'refused\|ERROR' /tmp/spanprof-service.log | tail -3 >&2 || true
+      # The generator counts the spans taken; what spanprof refused since it started, by reason
+      # (a refusal is retried, and would go unseen), and its last errors.
+      curl -s localhost:9464/metrics | awk '$1 ~ /^spanprof_refused_spans_total/ && $2 > 0 {
+          r = r " " $1 " " $2} END {print "    refused since start:" (r == "" ? " none" : r)}' >&2
+      grep -h 'ERROR' /tmp/spanprof-service.log | tail -3 >&2 || true
     fi
     stop_all
   done
