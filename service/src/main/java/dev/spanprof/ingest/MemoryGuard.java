@@ -40,9 +40,9 @@ import org.slf4j.LoggerFactory;
  * that could not promote leaves its own: under the serial collector a full collection often comes
  * right after such a young one, and the requests that queued during both pauses would be refused
  * between their two notifications (the sidecar overlay's configuration at 10 000 spans/s did,
- * {@code bench/sidecar.sh}). So a young collection above the limit only puts the
- * guard in doubt: a whole-heap collection decides, the guard's own if none comes within a
- * second, and where none can ({@code -XX:+DisableExplicitGC}) the young figure stands after
+ * {@code bench/sidecar.sh}). So a young collection above the limit only puts the guard in
+ * doubt: a whole-heap collection decides, the guard's own if none comes within a second, and
+ * where none can ({@code -XX:+DisableExplicitGC}) the young figure stands after
  * {@value #RECHECK_SECONDS} seconds. While over, the guard asks for a full collection every
  * {@value #RECHECK_SECONDS} seconds: with spans refused nothing may fill the old generation
  * enough to collect it.
@@ -162,7 +162,8 @@ public final class MemoryGuard {
         lastForcedNanos = now;
       }
     }
-    // Outside the lock: the collection's own notification comes to afterCollection.
+    // Outside the lock: a full collection of a large heap takes hundreds of milliseconds, and
+    // its notification comes to afterCollection meanwhile.
     if (collect) {
       fullCollection.run();
     }
