@@ -12,6 +12,10 @@ import io.grpc.StatusRuntimeException;
 import io.grpc.netty.NettyChannelBuilder;
 import io.opentelemetry.proto.collector.trace.v1.ExportTraceServiceRequest;
 import io.opentelemetry.proto.collector.trace.v1.TraceServiceGrpc;
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.Socket;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -57,11 +61,9 @@ class PassThroughForwarderTest {
   @ParameterizedTest
   @EnumSource(Forwarded.class)
   void nextHopDown_senderIsToldToRetry(Forwarded forwarded) throws Exception {
-    DecodeOnlySink stopped = new DecodeOnlySink(0);
-    int port = stopped.port();
-    stopped.close();
-    try (PassThroughForwarder forwarder =
-        new PassThroughForwarder(0, "localhost", port, forwarded)) {
+    try (Socket down = boundNotListening();
+        PassThroughForwarder forwarder =
+            new PassThroughForwarder(0, "127.0.0.1", down.getLocalPort(), forwarded)) {
       assertThatThrownBy(() -> stub(forwarder).export(REQUEST))
           .isInstanceOfSatisfying(StatusRuntimeException.class, e -> {
             assertThat(e.getStatus().getCode()).isEqualTo(Status.Code.UNAVAILABLE);
@@ -71,6 +73,18 @@ class PassThroughForwarderTest {
       assertThat(forwarder.receivedSpans()).isEqualTo(SPANS);
       assertThat(forwarder.forwardedSpans()).isZero();
     }
+  }
+
+  /**
+   * A port that refuses connections and stays taken: a port freed by a closed server could be the
+   * one the forwarder's own server binds next, which would then forward to itself until the
+   * deadline.
+   */
+  private static Socket boundNotListening() throws IOException {
+    Socket socket = new Socket();
+    socket.setReuseAddress(false);
+    socket.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
+    return socket;
   }
 
   private TraceServiceGrpc.TraceServiceBlockingStub stub(PassThroughForwarder forwarder) {
