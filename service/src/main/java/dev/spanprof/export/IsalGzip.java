@@ -65,11 +65,15 @@ final class IsalGzip {
       if (library == null) {
         return "not built (ISA-L's headers, Debian's libisal-dev, were missing at build time)";
       }
-      // System.load needs a file: the library is copied out of the jar.
+      // System.load needs a file: the library is copied out of the jar, and the copy removed
+      // once loaded (the mapping outlives it), so that no restart, killed or not, leaves one.
       Path file = Files.createTempFile("spanprof-isal", ".so");
-      file.toFile().deleteOnExit();
-      Files.copy(library, file, StandardCopyOption.REPLACE_EXISTING);
-      System.load(file.toAbsolutePath().toString());
+      try {
+        Files.copy(library, file, StandardCopyOption.REPLACE_EXISTING);
+        System.load(file.toAbsolutePath().toString());
+      } finally {
+        Files.delete(file);
+      }
       return null;
     } catch (IOException | UnsatisfiedLinkError e) {
       return "does not load (" + e.getMessage() + "); Debian's libisal2 provides libisal.so.2";

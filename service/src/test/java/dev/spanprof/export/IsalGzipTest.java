@@ -7,6 +7,8 @@ import dev.spanprof.config.ExportConfiguration.Compression;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
@@ -23,10 +25,14 @@ import org.junit.jupiter.api.Test;
 class IsalGzipTest {
 
   @Test
-  void library_loadsWhereTheBuildMadeIt() {
+  void library_loadsWhereTheBuildMadeIt_andLeavesNoFileBehind() throws IOException {
     if (Boolean.getBoolean("spanprof.isal.built")) {
       assertThat(IsalGzip.unavailableReason()).isNull();
       assertThat(IsalGzip.available()).isTrue();
+      // The library stays mapped from the copy it was loaded from, which is gone.
+      assertThat(Files.readAllLines(Path.of("/proc/self/maps")))
+          .filteredOn(line -> line.contains("spanprof-isal")).isNotEmpty()
+          .allSatisfy(line -> assertThat(line).endsWith("(deleted)"));
     } else {
       assertThat(IsalGzip.available()).isFalse();
       assertThat(IsalGzip.unavailableReason()).isNotBlank();
