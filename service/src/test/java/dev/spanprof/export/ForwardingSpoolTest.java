@@ -12,7 +12,6 @@ import io.micronaut.context.annotation.Property;
 import io.micronaut.test.extensions.junit5.annotation.MicronautTest;
 import jakarta.inject.Inject;
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.HashSet;
@@ -20,6 +19,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * With a spool, an outage longer than memory holds loses nothing and refuses nothing: what the
@@ -39,7 +39,7 @@ class ForwardingSpoolTest extends GrpcNextHopTest {
   private static final int SPANS_PER_TRACE = 10;
   private static final int TRACES = 12;
 
-  private final Path spoolDirectory = Files.createTempDirectory("spanprof-spool-test");
+  @TempDir static Path spoolDirectory;
 
   @Inject Spool spool;
 

@@ -41,6 +41,7 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The front door with write and read tokens set and one origin allowed, through real clients:
@@ -53,6 +54,7 @@ import org.junit.jupiter.api.TestInstance;
 class FrontDoorTest implements TestPropertyProvider {
 
   private static final String ORIGIN = "https://app.example.com";
+  @TempDir static Path tokens;
   private final HttpClient http = HttpClient.newHttpClient();
   @Inject ApplicationContext context;
   @Inject MeterRegistry registry;
@@ -60,12 +62,11 @@ class FrontDoorTest implements TestPropertyProvider {
   @Override
   public Map<String, String> getProperties() {
     try {
-      Path directory = Files.createTempDirectory("spanprof-tokens");
       return Map.of(
           "spanprof.auth.write-tokens-file",
-          Files.writeString(directory.resolve("write"), "w-old\nw-new\n").toString(),
+          Files.writeString(tokens.resolve("write"), "w-old\nw-new\n").toString(),
           "spanprof.auth.read-tokens-file",
-          Files.writeString(directory.resolve("read"), "r1\n").toString(),
+          Files.writeString(tokens.resolve("read"), "r1\n").toString(),
           "spanprof.ingest.cors.allowed-origins", ORIGIN);
     } catch (IOException e) {
       throw new UncheckedIOException(e);

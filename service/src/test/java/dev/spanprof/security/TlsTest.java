@@ -28,6 +28,7 @@ import javax.net.ssl.SSLSocket;
 import javax.net.ssl.TrustManagerFactory;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.io.TempDir;
 import org.openqa.selenium.support.ui.FluentWait;
 
 /**
@@ -41,6 +42,7 @@ import org.openqa.selenium.support.ui.FluentWait;
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class TlsTest implements TestPropertyProvider {
 
+  @TempDir static Path files;
   private Certificates certificates;
   @Inject ApplicationContext context;
   @Inject MeterRegistry registry;
@@ -48,7 +50,7 @@ class TlsTest implements TestPropertyProvider {
   @Override
   public Map<String, String> getProperties() {
     try {
-      certificates = new Certificates(Files.createTempDirectory("spanprof-tls"));
+      certificates = new Certificates(files);
       Path served = certificates.file("served.crt");
       Path servedKey = certificates.file("served.key");
       Files.copy(certificates.file("server.crt"), served);

@@ -13,11 +13,13 @@ import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.io.TempDir;
 import org.openqa.selenium.chrome.ChromeDriver;
 import org.openqa.selenium.support.ui.WebDriverWait;
 
@@ -30,6 +32,7 @@ import org.openqa.selenium.support.ui.WebDriverWait;
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class BrowserCorsTest implements TestPropertyProvider {
 
+  @TempDir static Path browserProfile;
   private HttpServer allowed;
   private HttpServer other;
   private ChromeDriver browser;
@@ -57,7 +60,7 @@ class BrowserCorsTest implements TestPropertyProvider {
 
   @Test
   void fetchFromAPage_allowedOriginGetsTheAnswerOtherIsBlocked() throws Exception {
-    browser = Chromium.start(800, 600);
+    browser = Chromium.start(800, 600, browserProfile);
 
     assertThat(fetchFrom(allowed)).isEqualTo("status 200");
     assertThat(fetchFrom(other)).startsWith("blocked");

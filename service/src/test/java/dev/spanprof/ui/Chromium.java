@@ -21,14 +21,15 @@ final class Chromium {
 
   private Chromium() {}
 
-  static ChromeDriver start(int width, int height) throws IOException {
+  /** Chromium with its profile in {@code profile}, a directory the test removes after it. */
+  static ChromeDriver start(int width, int height, Path profile) {
     ChromeOptions options = new ChromeOptions();
     options.setBinary("/usr/bin/chromium");
     options.addArguments("--headless=new", "--no-sandbox", "--disable-gpu",
         "--disable-dev-shm-usage", "--disable-quic", "--no-first-run",
         "--disable-background-networking", "--disable-component-update", "--disable-sync",
         "--window-size=" + width + "," + height,
-        "--user-data-dir=" + Files.createTempDirectory("spanprof-chromium"));
+        "--user-data-dir=" + profile);
     ChromeDriverService service = new ChromeDriverService.Builder()
         .usingDriverExecutable(new File("/usr/bin/chromedriver"))
         .usingAnyFreePort()

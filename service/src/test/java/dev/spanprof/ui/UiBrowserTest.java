@@ -42,6 +42,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.openqa.selenium.By;
@@ -68,6 +69,7 @@ class UiBrowserTest {
   private static final int LARGE_SPANS = 10_000;
   private static final int CHECKOUTS = 100;
 
+  @TempDir static Path browserProfile;
   private final HttpClient http = HttpClient.newHttpClient();
   @Inject ApplicationContext context;
   @Inject ManualTimeSource time;
@@ -93,7 +95,7 @@ class UiBrowserTest {
     time.setWallClock(Instant.ofEpochSecond(1_700_000_100));
     pools.finalizeDue();
     root = Ports.of(context).httpUrl("/");
-    browser = Chromium.start(1400, 1000);
+    browser = Chromium.start(1400, 1000, browserProfile);
   }
 
   @AfterAll

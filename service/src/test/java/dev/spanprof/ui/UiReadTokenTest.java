@@ -10,11 +10,13 @@ import jakarta.inject.Inject;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.io.TempDir;
 import org.openqa.selenium.By;
 import org.openqa.selenium.WebElement;
 import org.openqa.selenium.chrome.ChromeDriver;
@@ -29,6 +31,7 @@ import org.openqa.selenium.support.ui.WebDriverWait;
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class UiReadTokenTest implements TestPropertyProvider {
 
+  @TempDir static Path files;
   private ChromeDriver browser;
   @Inject ApplicationContext context;
 
@@ -36,7 +39,7 @@ class UiReadTokenTest implements TestPropertyProvider {
   public Map<String, String> getProperties() {
     try {
       return Map.of("spanprof.auth.read-tokens-file", Files.writeString(
-          Files.createTempDirectory("spanprof-ui-tokens").resolve("read"), "reader-7\n")
+          files.resolve("read"), "reader-7\n")
           .toString());
     } catch (IOException e) {
       throw new UncheckedIOException(e);
@@ -52,7 +55,7 @@ class UiReadTokenTest implements TestPropertyProvider {
 
   @Test
   void page_asksForTheReadTokenThenShowsTheData() throws Exception {
-    browser = Chromium.start(1200, 800);
+    browser = Chromium.start(1200, 800, files.resolve("chromium"));
     browser.get(Ports.of(context).httpUrl("/traces"));
     WebDriverWait wait = new WebDriverWait(browser, Duration.ofSeconds(30));
     WebElement form = wait.until(ExpectedConditions.presenceOfElementLocated(By.id("token-form")));
