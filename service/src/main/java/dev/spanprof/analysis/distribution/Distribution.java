@@ -8,7 +8,6 @@ import java.util.Arrays;
 import java.util.List;
 import org.HdrHistogram.AbstractHistogram;
 import org.HdrHistogram.Histogram;
-import org.HdrHistogram.HistogramIterationValue;
 import org.HdrHistogram.IntCountsHistogram;
 
 /**
@@ -370,17 +369,27 @@ public final class Distribution {
     return index < 0 ? 0 : RANKS[index];
   }
 
-  /** The histogram's value at each of {@link #RANKS}, in one pass over its recorded buckets. */
+  /**
+   * The histogram's value at each of {@link #RANKS}, in one pass over its counts from its lowest
+   * value's to its highest's: HdrHistogram's iterator starts at the first index, below the
+   * shortest duration, and took two fifths of a window advance ({@code WindowAdvanceBenchmark}).
+   */
   private static long[] valuesAtRanks(AbstractHistogram histogram) {
     long total = histogram.getTotalCount();
     long[] values = new long[RANKS.length];
+    CountsIndex layout = Views.COUNTS_INDEXES[histogram.getNumberOfSignificantValueDigits()];
     int next = 0;
-    for (HistogramIterationValue value : histogram.recordedValues()) {
-      long atOrBelow = value.getTotalCountToThisValue();
-      long top = histogram.highestEquivalentValue(value.getValueIteratedTo());
+    long atOrBelow = 0;
+    int last = layout.of(histogram.getMaxValue());
+    for (int index = layout.of(histogram.getMinNonZeroValue()); index <= last; index++) {
+      long count = histogram.getCountAtValue(layout.lowestValueAt(index));
+      if (count == 0) {
+        continue;
+      }
+      atOrBelow += count;
       // The value at rank r: the first bucket holding at least r % of the values.
       while (next < RANKS.length && atOrBelow >= Math.ceil(RANKS[next] / 100 * total)) {
-        values[next++] = top;
+        values[next++] = histogram.highestEquivalentValue(layout.lowestValueAt(index));
       }
     }
     while (next < RANKS.length) {
