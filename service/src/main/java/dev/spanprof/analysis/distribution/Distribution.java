@@ -382,14 +382,15 @@ public final class Distribution {
     long atOrBelow = 0;
     int last = layout.of(histogram.getMaxValue());
     for (int index = layout.of(histogram.getMinNonZeroValue()); index <= last; index++) {
-      long count = histogram.getCountAtValue(layout.lowestValueAt(index));
+      long lowest = layout.lowestValueAt(index);
+      long count = histogram.getCountAtValue(lowest);
       if (count == 0) {
         continue;
       }
       atOrBelow += count;
       // The value at rank r: the first bucket holding at least r % of the values.
       while (next < RANKS.length && atOrBelow >= Math.ceil(RANKS[next] / 100 * total)) {
-        values[next++] = histogram.highestEquivalentValue(layout.lowestValueAt(index));
+        values[next++] = histogram.highestEquivalentValue(lowest);
       }
     }
     while (next < RANKS.length) {
