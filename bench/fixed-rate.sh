@@ -95,6 +95,9 @@ start() {
         kill -0 "$measured" 2> /dev/null || { echo "spanprof did not start: /tmp/spanprof-service.log" >&2; exit 1; }
         sleep 0.3
       done
+      # Which gzip it forwards through, as bench/spanprof-and-sink.sh says: the JDK's zlib,
+      # where ISA-L's headers were missing at build time, costs about a microsecond more a span.
+      grep -ah 'Forwarding gzip' /tmp/spanprof-service.log | sed 's/.* - /spanprof: /' || true
       ;;
     sink)
       # shellcheck disable=SC2086
