@@ -32,15 +32,14 @@ public final class AnalysisConfiguration {
   }
 
   /**
-   * The configured workers, or by default two per available processor: the analysis shares the
-   * cores with ingest and forwarding, and the scheduler shares them out by runnable thread, so one
-   * worker per core left it behind its intake (BENCHMARKS.md: flat out on two cores, 2 workers
-   * analysed 41 600 spans/s, 4 workers 54 500, 8 workers 51 400).
+   * The configured workers, or by default one per available processor. Two per processor kept
+   * the analysis level with its intake when it was slower, but now only spends more CPU per span
+   * on the hand-offs between more threads than cores (BENCHMARKS.md, `bench/fixed-rate.sh`).
    */
   public int effectiveWorkers() {
     if (workers < 0) {
       throw new IllegalArgumentException(PREFIX + ".workers must not be negative, was " + workers);
     }
-    return workers == 0 ? 2 * Runtime.getRuntime().availableProcessors() : workers;
+    return workers == 0 ? Runtime.getRuntime().availableProcessors() : workers;
   }
 }

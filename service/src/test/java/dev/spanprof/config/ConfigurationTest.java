@@ -145,9 +145,9 @@ class ConfigurationTest {
   }
 
   @Test
-  void analysisWorkers_zero_meansTwoPerProcessor() {
+  void analysisWorkers_zero_meansOnePerProcessor() {
     AnalysisConfiguration analysis = new AnalysisConfiguration();
-    assertThat(analysis.effectiveWorkers()).isEqualTo(2 * Runtime.getRuntime().availableProcessors());
+    assertThat(analysis.effectiveWorkers()).isEqualTo(Runtime.getRuntime().availableProcessors());
     analysis.setWorkers(3);
     assertThat(analysis.effectiveWorkers()).isEqualTo(3);
   }
