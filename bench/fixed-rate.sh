@@ -6,8 +6,8 @@
 #   1. started, and loaded by the generator at the rate (4 streams of 512-span requests);
 #   2. warmed up until the JIT has settled: fewer than SETTLED_COMPILATIONS (20) methods compiled
 #      in the last 30 s (jstat -compiler), after at least MIN_WARMUP (60) s, for at most
-#      MAX_WARMUP (900) s; the report says which ended the warm-up (spanprof settles in 340 to
-#      490 s at these rates, the sink in 80 to 450 s);
+#      MAX_WARMUP (900) s; the report says which ended the warm-up (spanprof settles in 330 to
+#      530 s at these rates, the sink in 80 to 450 s);
 #   3. measured over WINDOW (60) s: CPU as utime + stime from /proc/PID/stat (and by thread
 #      group, the busiest ten), spans as the generator's count of accepted spans, resident memory
 #      as VmRSS at the window's end (and the peak, VmHWM); for spanprof, the spans it refused.
