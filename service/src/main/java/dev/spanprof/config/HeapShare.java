@@ -10,7 +10,7 @@ package dev.spanprof.config;
  * half of it; the other half is young generation, headroom and what does not scale (classes,
  * caches of a fixed size). In proportion, no heap fills past the memory guard's 80 % with the
  * defaults. At 512 MiB: 125 000 buffered spans, 25 000 queued for analysis, 50 000 for
- * forwarding, a 96 MiB span store, 2 500 distribution series and recent profiles.
+ * forwarding, a 128 MiB span store, 2 500 distribution series and recent profiles.
  */
 final class HeapShare {
 

@@ -14,12 +14,12 @@ public final class IngestConfiguration {
   public static final int DEFAULT_MAX_INTERNED_STRINGS = 100_000;
   public static final Duration DEFAULT_RETRY_AFTER = Duration.ofSeconds(1);
   /**
-   * Room for what the default bounds hold of SDK-sized spans flat out, 230 to 250 MB of slabs in
-   * use, and more while forwarding falls behind: at 256 MB a third of the spans' byte ranges
-   * still overflowed (`bench/store-use.sh`, BENCHMARKS.md). At a heap of 2 GiB or more; less in
-   * proportion ({@link HeapShare}), as the bounds it holds the spans of.
+   * What the default bounds' spans use of the store flat out, 234 to 386 MB, the most while the
+   * forwarding queue is full, and a third more for slabs that stragglers keep part-filled; at 384
+   * MB the peak overflowed ({@code bench/store-use.sh}, BENCHMARKS.md, "Memory"). At a heap of 2
+   * GiB or more; less in proportion ({@link HeapShare}), as the bounds it holds the spans of.
    */
-  public static final long DEFAULT_SPAN_STORE_SIZE = 384L * 1024 * 1024;
+  public static final long DEFAULT_SPAN_STORE_SIZE = 512L * 1024 * 1024;
   /** 0: one thread per available processor. */
   public static final int DEFAULT_GRPC_THREADS = 0;
 

@@ -37,7 +37,7 @@ class ManagementServerTest {
         .contains("# TYPE spanprof_buffered_spans gauge")
         .contains("spanprof_buffered_spans_limit 500000.0")
         .contains("spanprof_export_queue_spans_limit 200000.0")
-        .contains("spanprof_span_store_limit_bytes 4.02653184E8")
+        .contains("spanprof_span_store_limit_bytes 5.36870912E8")
         .contains("# TYPE spanprof_span_store_allocated_bytes gauge")
         .contains("# TYPE spanprof_span_store_in_use_bytes gauge")
         .contains("# TYPE spanprof_span_store_overflow_total counter")
