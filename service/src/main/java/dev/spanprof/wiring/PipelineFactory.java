@@ -16,14 +16,10 @@ import dev.spanprof.config.PoolsConfiguration;
 import dev.spanprof.time.TimeSource;
 import io.micronaut.context.annotation.Factory;
 import jakarta.inject.Singleton;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /** Turns configuration into the core objects of the ingest → assembly → analysis pipeline. */
 @Factory
 final class PipelineFactory {
-
-  private static final Logger LOG = LoggerFactory.getLogger(PipelineFactory.class);
 
   @Singleton
   TimeSource timeSource() {
@@ -62,10 +58,6 @@ final class PipelineFactory {
       requireRoomForFragment(export.getQueueSpans(), ExportConfiguration.PREFIX + ".queue-spans",
           fragment);
     }
-    LOG.info("memory bounds for a heap of {} MiB: {} buffered spans, {} queued for analysis, "
-        + "{} per trace fragment, {} queued for forwarding", Runtime.getRuntime().maxMemory() >> 20,
-        assembly.getMaxBufferedSpans(), configuration.getMaxQueuedSpans(), fragment,
-        export.getQueueSpans());
     return new TraceWorkers(
         configuration.effectiveWorkers(), configuration.getMaxQueuedSpans(), sink, listener);
   }
