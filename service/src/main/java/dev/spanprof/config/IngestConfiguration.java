@@ -16,8 +16,9 @@ public final class IngestConfiguration {
   /**
    * What the default bounds' spans use of the store flat out, 234 to 386 MB, the most while the
    * forwarding queue is full, and a third more for slabs that stragglers keep part-filled; at 384
-   * MB the peak overflowed ({@code bench/store-use.sh}, BENCHMARKS.md, "Memory"). At a heap of 2
-   * GiB or more; less in proportion ({@link HeapShare}), as the bounds it holds the spans of.
+   * MB, scaled to a 1.5 GiB heap, the peak overflowed ({@code bench/store-use.sh}, BENCHMARKS.md,
+   * "Memory"). At a heap of 2 GiB or more; less in proportion ({@link HeapShare}), as the bounds
+   * it holds the spans of.
    */
   public static final long DEFAULT_SPAN_STORE_SIZE = 512L * 1024 * 1024;
   /** 0: one thread per available processor. */
