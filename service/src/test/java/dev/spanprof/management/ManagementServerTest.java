@@ -2,6 +2,9 @@ package dev.spanprof.management;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.spanprof.config.AssemblyConfiguration;
+import dev.spanprof.config.ExportConfiguration;
+import dev.spanprof.config.IngestConfiguration;
 import dev.spanprof.testing.Ports;
 import io.micronaut.context.ApplicationContext;
 import io.micronaut.context.env.Environment;
@@ -35,9 +38,12 @@ class ManagementServerTest {
         .contains("spanprof_refused_spans_total{reason=\"buffer_full\",transport=\"http\"}")
         .contains("spanprof_refused_spans_total{reason=\"invalid\",transport=\"grpc\"}")
         .contains("# TYPE spanprof_buffered_spans gauge")
-        .contains("spanprof_buffered_spans_limit 500000.0")
-        .contains("spanprof_export_queue_spans_limit 200000.0")
-        .contains("spanprof_span_store_limit_bytes 5.36870912E8")
+        .contains("spanprof_buffered_spans_limit "
+            + (double) context.getBean(AssemblyConfiguration.class).getMaxBufferedSpans())
+        .contains("spanprof_export_queue_spans_limit "
+            + (double) context.getBean(ExportConfiguration.class).getQueueSpans())
+        .contains("spanprof_span_store_limit_bytes "
+            + (double) context.getBean(IngestConfiguration.class).getSpanStoreSize())
         .contains("# TYPE spanprof_span_store_allocated_bytes gauge")
         .contains("# TYPE spanprof_span_store_in_use_bytes gauge")
         .contains("# TYPE spanprof_span_store_overflow_total counter")
