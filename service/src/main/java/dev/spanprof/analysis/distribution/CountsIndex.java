@@ -4,13 +4,24 @@ package dev.spanprof.analysis.distribution;
  * HdrHistogram's counts-array layout for a number of significant digits and a lowest
  * discernible value of 1, the one spanprof's histograms use: which index a value counts at, and
  * the lowest value of an index. A busy window slice counts its values in a plain array by this
- * layout ({@link Distribution}), and the counts go into an HdrHistogram of the same digits at
+ * layout ({@link SeriesViews}), and the counts go into an HdrHistogram of the same digits at
  * the same indexes, so nothing is rounded differently.
  *
  * <p>The formulas are HdrHistogram 2.2's {@code countsArrayIndex} and {@code valueFromIndex}
  * (package-private there); {@code CountsIndexTest} pins them to the library's own rounding.
  */
 final class CountsIndex {
+
+  /** The most significant digits HdrHistogram takes. */
+  static final int MAX_SIGNIFICANT_DIGITS = 5;
+  /** The layout per number of significant digits, shared by every series. */
+  private static final CountsIndex[] BY_DIGITS = new CountsIndex[MAX_SIGNIFICANT_DIGITS + 1];
+
+  static {
+    for (int digits = 0; digits <= MAX_SIGNIFICANT_DIGITS; digits++) {
+      BY_DIGITS[digits] = new CountsIndex(digits);
+    }
+  }
 
   private final int subBucketHalfCountMagnitude;
   private final int subBucketHalfCount;
@@ -26,6 +37,11 @@ final class CountsIndex {
     this.subBucketHalfCount = subBucketCount / 2;
     this.subBucketMask = subBucketCount - 1;
     this.leadingZeroCountBase = 64 - subBucketCountMagnitude;
+  }
+
+  /** The layout for {@code significantDigits}, 0 to {@link #MAX_SIGNIFICANT_DIGITS}. */
+  static CountsIndex forDigits(int significantDigits) {
+    return BY_DIGITS[significantDigits];
   }
 
   /** The index {@code value} (≥ 0) counts at. */

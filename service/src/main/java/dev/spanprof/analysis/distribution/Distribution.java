@@ -1,14 +1,11 @@
 package dev.spanprof.analysis.distribution;
 
 import dev.spanprof.analysis.span.TraceId;
-import java.nio.ByteBuffer;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import org.HdrHistogram.AbstractHistogram;
 import org.HdrHistogram.Histogram;
-import org.HdrHistogram.IntCountsHistogram;
 
 /**
  * One distribution series (semantics.md §5): values in nanoseconds, recorded into HdrHistogram
@@ -80,8 +77,8 @@ public final class Distribution {
 
   /** What the fields below are guarded by: this, or the lock of a series sharing it. */
   private final Object lock;
-  private final Views raw;
-  private final Views corrected; // null when the series does not correct
+  private final SeriesViews raw;
+  private final SeriesViews corrected; // null when the series does not correct
   /**
    * When this series last recorded. Under the lock, not volatile: a volatile write is a full
    * fence on x86, which each series a trace touched paid once per trace; its one reader, the
@@ -131,8 +128,9 @@ public final class Distribution {
     this.exemplarMillis = new long[boundariesNanos.length + 1];
     Arrays.fill(exemplarMillis, NO_EXEMPLAR);
     this.expectedIntervalNanos = expectedIntervalNanos;
-    this.raw = new Views(significantDigits, slices);
-    this.corrected = expectedIntervalNanos > 0 ? new Views(significantDigits, slices) : null;
+    this.raw = new SeriesViews(significantDigits, slices);
+    this.corrected =
+        expectedIntervalNanos > 0 ? new SeriesViews(significantDigits, slices) : null;
     this.lastRecordNanos = nowNanos;
   }
 
@@ -270,7 +268,7 @@ public final class Distribution {
 
   /** Copies of both views, with everything recorded so far, in histograms of their own. */
   public Snapshot snapshot() {
-    return read(new Reader(raw.significantDigits));
+    return read(new Reader(raw.significantDigits()));
   }
 
   /**
@@ -281,9 +279,9 @@ public final class Distribution {
    */
   public Snapshot read(Reader reader) {
     synchronized (lock) {
-      if (reader.significantDigits != raw.significantDigits) {
+      if (reader.significantDigits != raw.significantDigits()) {
         throw new IllegalArgumentException("a reader of " + reader.significantDigits
-            + " significant digits for a series of " + raw.significantDigits);
+            + " significant digits for a series of " + raw.significantDigits());
       }
       raw.addTo(reader.cumulative, reader.window);
       if (corrected != null) {
@@ -377,7 +375,7 @@ public final class Distribution {
   private static long[] valuesAtRanks(AbstractHistogram histogram) {
     long total = histogram.getTotalCount();
     long[] values = new long[RANKS.length];
-    CountsIndex layout = Views.COUNTS_INDEXES[histogram.getNumberOfSignificantValueDigits()];
+    CountsIndex layout = CountsIndex.forDigits(histogram.getNumberOfSignificantValueDigits());
     int next = 0;
     long atOrBelow = 0;
     int last = layout.of(histogram.getMaxValue());
@@ -412,251 +410,6 @@ public final class Distribution {
       list.add(exemplar);
     }
     return list;
-  }
-
-  /**
-   * One set of views (raw, or corrected): the current slice, the sum of the completed ones and
-   * the window's completed slices, the last two encoded.
-   */
-  private static final class Views {
-    /** Each advancing thread's scratch space for encoding a slice or the sum. */
-    private static final ThreadLocal<ByteBuffer> ENCODING_BUFFER =
-        ThreadLocal.withInitial(() -> ByteBuffer.allocate(0));
-    /** The counts layout per number of significant digits (0 to 5), shared by every series. */
-    private static final CountsIndex[] COUNTS_INDEXES = {new CountsIndex(0), new CountsIndex(1),
-        new CountsIndex(2), new CountsIndex(3), new CountsIndex(4), new CountsIndex(5)};
-    private static final int[] NO_COUNTS = new int[0];
-    private static final int[] NO_INDEXES = new int[0];
-    /**
-     * Each advancing thread's dense histogram per number of significant digits, cleared before
-     * each use: a completing slice is gathered there to be added to the sum and encoded.
-     */
-    private static final ThreadLocal<IntCountsHistogram[]> DENSE_SLICES =
-        ThreadLocal.withInitial(() -> new IntCountsHistogram[COUNTS_INDEXES.length]);
-    /**
-     * Each advancing thread's dense histogram per number of significant digits for the sum of
-     * completed slices, cleared before each use; long counts, since the sum grows for as long
-     * as the series lives.
-     */
-    private static final ThreadLocal<Histogram[]> DENSE_SUMS =
-        ThreadLocal.withInitial(() -> new Histogram[COUNTS_INDEXES.length]);
-
-    /**
-     * A slice without values, encoded, per number of significant digits: what an idle series'
-     * window keeps, one array for all of them (the encoding's readers only read it).
-     */
-    private static final byte[][] EMPTY_SLICES = new byte[COUNTS_INDEXES.length][];
-
-    static {
-      for (int digits = 0; digits < EMPTY_SLICES.length; digits++) {
-        EMPTY_SLICES[digits] = encode(new IntCountsHistogram(digits));
-      }
-    }
-
-    private final int slices;
-    private final int significantDigits;
-    private final CountsIndex countsIndex;
-    /**
-     * The young slice's values as their indexes by {@link #countsIndex}, in the order they came:
-     * a record is a store at the end. Counting each index once, in sorted indexes, was a search
-     * whose steps are mostly cache misses where the series are many ({@code
-     * YoungSliceBenchmark}); every reader adds the values up into a histogram, where their order
-     * does not matter. Let go of when they move to {@link #counts} and when the slice completes.
-     */
-    private int[] youngIndexes = NO_INDEXES;
-    /** How many of {@link #youngIndexes} hold a value. */
-    private int youngValues;
-    /**
-     * The busy slice's counts by {@link #countsIndex}, grown to its highest value; null while the
-     * slice is young. A plain array, not a dense HdrHistogram: a record then reads this object
-     * and the count, not also the histogram's dozens of fields on lines of their own (the series
-     * are many, and a record finds few of their lines in the cache).
-     */
-    private int[] counts;
-    /**
-     * Every completed slice, added up, encoded; null before the first. With the current slice,
-     * the cumulative view. Encoded, not a live packed histogram: a fifth of the bytes, read only
-     * at a window advance and by a reader.
-     */
-    private byte[] completed;
-    /**
-     * The window's completed slices, oldest first, encoded. With the current slice, the window
-     * view: added up when read, rather than kept summed in a live histogram of their own.
-     */
-    private final ArrayDeque<byte[]> completedSlices = new ArrayDeque<>();
-
-    Views(int significantDigits, int slices) {
-      this.slices = slices;
-      this.significantDigits = significantDigits;
-      this.countsIndex = COUNTS_INDEXES[significantDigits];
-    }
-
-    void record(long value, long expectedIntervalNanos) {
-      count(countsIndex.of(value));
-      // The back-fill of AbstractHistogram.recordValueWithExpectedInterval.
-      for (long missing = value - expectedIntervalNanos;
-          expectedIntervalNanos > 0 && missing >= expectedIntervalNanos;
-          missing -= expectedIntervalNanos) {
-        count(countsIndex.of(missing));
-      }
-    }
-
-    private void count(int index) {
-      if (counts != null) {
-        countDense(index);
-        return;
-      }
-      if (youngValues == youngIndexes.length) {
-        youngIndexes = Arrays.copyOf(youngIndexes,
-            Math.min(DENSE_AFTER_VALUES, Math.max(8, youngValues + (youngValues >> 1))));
-      }
-      youngIndexes[youngValues++] = index;
-      if (youngValues == DENSE_AFTER_VALUES) {
-        counts = NO_COUNTS;
-        for (int i = 0; i < youngValues; i++) {
-          countDense(youngIndexes[i]);
-        }
-        clearYoung();
-      }
-    }
-
-    private void clearYoung() {
-      youngIndexes = NO_INDEXES;
-      youngValues = 0;
-    }
-
-    /** Adds one to the dense count at {@code index}, growing the counts to cover it. */
-    private void countDense(int index) {
-      if (index >= counts.length) {
-        counts = Arrays.copyOf(counts, countsIndex.lengthFor(index));
-      }
-      if (counts[index] == Integer.MAX_VALUE) {
-        // An int count would wrap: fail as HdrHistogram's IntCountsHistogram does.
-        throw new IllegalStateException("would overflow integer count");
-      }
-      counts[index]++;
-    }
-
-    /** Adds the current slice to {@code target}: its young values and its dense counts. */
-    private void addCurrentTo(AbstractHistogram target) {
-      for (int i = 0; i < youngValues; i++) {
-        target.recordValue(countsIndex.lowestValueAt(youngIndexes[i]));
-      }
-      if (counts != null) {
-        for (int index = 0; index < counts.length; index++) {
-          if (counts[index] != 0) {
-            target.recordValueWithCount(countsIndex.lowestValueAt(index), counts[index]);
-          }
-        }
-      }
-    }
-
-    /**
-     * Completes the current slice: adds it to the sum and keeps it encoded in the window.
-     *
-     * @return the sum of every completed slice, the thread's scratch histogram (valid until its
-     *     next advance); null when the slice was empty, which leaves the sum as it was
-     */
-    AbstractHistogram advance() {
-      AbstractHistogram sum = null;
-      if (youngValues == 0 && counts == null) {
-        completedSlices.addLast(EMPTY_SLICES[significantDigits]);
-      } else {
-        AbstractHistogram slice = gathered();
-        sum = emptySum();
-        if (completed != null) {
-          EncodedCounts.addTo(completed, countsIndex, sum);
-        }
-        sum.add(slice);
-        completed = encode(sum);
-        completedSlices.addLast(encode(slice));
-        clearYoung();
-        counts = null;
-      }
-      while (completedSlices.size() > slices - 1) {
-        completedSlices.removeFirst();
-      }
-      return sum;
-    }
-
-    /**
-     * The current slice, young values and dense counts, gathered in the thread's dense histogram:
-     * adding and encoding read a histogram bucket by bucket.
-     */
-    private AbstractHistogram gathered() {
-      IntCountsHistogram[] dense = DENSE_SLICES.get();
-      if (dense[significantDigits] == null) {
-        dense[significantDigits] = new IntCountsHistogram(significantDigits);
-      }
-      // Cleared before, not after: a series whose advance failed half way leaves nothing in it.
-      dense[significantDigits].reset();
-      addCurrentTo(dense[significantDigits]);
-      return dense[significantDigits];
-    }
-
-    /** The thread's dense histogram for the sum of completed slices, emptied. */
-    private Histogram emptySum() {
-      Histogram[] sums = DENSE_SUMS.get();
-      if (sums[significantDigits] == null) {
-        sums[significantDigits] = new Histogram(significantDigits);
-      }
-      sums[significantDigits].reset();
-      return sums[significantDigits];
-    }
-
-    /** The cumulative view, in the thread's dense histogram for sums (valid until its next use). */
-    AbstractHistogram cumulative() {
-      Histogram cumulative = emptySum();
-      if (completed != null) {
-        EncodedCounts.addTo(completed, countsIndex, cumulative);
-      }
-      addCurrentTo(cumulative);
-      return cumulative;
-    }
-
-    /** Empties both, then adds the cumulative view to one and the window view to the other. */
-    void addTo(Histogram cumulative, Histogram window) {
-      cumulative.reset();
-      window.reset();
-      // The current slice gathered once, then copied dense to dense.
-      addCurrentTo(window);
-      cumulative.add(window);
-      if (completed != null) {
-        EncodedCounts.addTo(completed, countsIndex, cumulative);
-      }
-      for (byte[] slice : completedSlices) {
-        EncodedCounts.addTo(slice, countsIndex, window);
-      }
-    }
-
-    long footprintBytes() {
-      long bytes = (youngIndexes == NO_INDEXES ? 0 : 16 + 4L * youngIndexes.length)
-          + (counts == null ? 0 : 16 + 4L * counts.length)
-          + (completed == null ? 0 : completed.length);
-      for (byte[] slice : completedSlices) {
-        if (slice != EMPTY_SLICES[significantDigits]) {
-          bytes += slice.length;
-        }
-      }
-      return bytes;
-    }
-
-    /**
-     * {@code histogram} in HdrHistogram's V2 encoding, whose run-length counts are already
-     * compact (a packed histogram takes about five times the bytes); not the deflated form,
-     * whose encoder keeps a worst-case-sized buffer cached in the histogram.
-     */
-    private static byte[] encode(AbstractHistogram histogram) {
-      ByteBuffer buffer = ENCODING_BUFFER.get();
-      int needed = histogram.getNeededByteBufferCapacity();
-      if (buffer.capacity() < needed) {
-        buffer = ByteBuffer.allocate(needed);
-        ENCODING_BUFFER.set(buffer);
-      }
-      buffer.clear();
-      int length = histogram.encodeIntoByteBuffer(buffer);
-      return Arrays.copyOf(buffer.array(), length);
-    }
   }
 
   /**
