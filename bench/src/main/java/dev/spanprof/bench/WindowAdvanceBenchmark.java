@@ -28,8 +28,8 @@ public class WindowAdvanceBenchmark {
   private static final int SLICES = 6;
 
   /**
-   * Values per slice: 500 stay in the packed histogram; 50 000 (a series at 5 000 spans/s) move
-   * to dense counts after the first {@link Distribution#DENSE_AFTER_VALUES}.
+   * Values per slice: 500 stay young, kept as their indexes; 50 000 (a series at 5 000 spans/s)
+   * move to dense counts after the first {@link Distribution#DENSE_AFTER_VALUES}.
    */
   @Param({"500", "50000"})
   public int valuesPerSlice;
