@@ -40,7 +40,7 @@ import org.HdrHistogram.Histogram;
  * slice). Both the sum and the slices are kept in HdrHistogram's V2 encoding, about a fifth of
  * the bytes of a packed histogram: a series holds one live set of counts, its current slice, and
  * its views are added up when read. 10 000 busy series took 185 MB while the two sums were
- * live packed histograms, and take 86 MB encoded, their current slices full (BENCHMARKS.md).
+ * live packed histograms, and take 81 MB encoded, their current slices full (BENCHMARKS.md).
  *
  * <p><b>Coordinated omission.</b> With an expected interval, every value is also recorded with
  * {@link AbstractHistogram#recordValueWithExpectedInterval}, which back-fills the samples a
