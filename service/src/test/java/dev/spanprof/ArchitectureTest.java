@@ -54,7 +54,8 @@ class ArchitectureTest {
    * layer and reaches none; configuration is read by the adapters; ingest is read only by what
    * reports on it or wires it; the analysis stage's consumers (export, api) by metrics and the
    * wiring. The UI's pages read the API over HTTP, like any client: nothing of spanprof's. The
-   * bearer tokens are asked by the receivers and the API, each for the access it needs.
+   * bearer tokens are asked by the receivers, the API and the management port, each for the access
+   * it needs; the UI's pages say they need none.
    */
   @Test
   void packages_followTheDataFlow() {
@@ -79,7 +80,8 @@ class ArchitectureTest {
         .whereLayer("Export").mayOnlyBeAccessedByLayers("Metrics", "Wiring")
         .whereLayer("Profile").mayOnlyBeAccessedByLayers("Export", "Api", "Metrics", "Wiring")
         .whereLayer("Ingest").mayOnlyBeAccessedByLayers("Management", "Metrics", "Wiring")
-        .whereLayer("Security").mayOnlyBeAccessedByLayers("Ingest", "Api", "Wiring")
+        .whereLayer("Security")
+        .mayOnlyBeAccessedByLayers("Ingest", "Api", "Ui", "Management", "Wiring")
         .whereLayer("Config").mayOnlyBeAccessedByLayers("Ingest", "Profile", "Export", "Api",
             "Metrics", "Management", "Security", "Wiring")
         .check(MAIN_CLASSES);

@@ -6,6 +6,7 @@ import dev.spanprof.security.AuthDecision;
 import dev.spanprof.security.BearerTokens;
 import dev.spanprof.security.ClientCertificates;
 import dev.spanprof.security.HttpRefusals;
+import dev.spanprof.security.RouteAccess;
 import io.micronaut.core.annotation.Nullable;
 import io.micronaut.http.HttpHeaders;
 import io.micronaut.http.HttpMethod;
@@ -14,26 +15,31 @@ import io.micronaut.http.HttpResponse;
 import io.micronaut.http.MutableHttpResponse;
 import io.micronaut.http.annotation.RequestFilter;
 import io.micronaut.http.annotation.ServerFilter;
+import io.micronaut.web.router.Router;
 
 /**
- * OTLP/HTTP needs a write token when {@code spanprof.auth.write-tokens-file} is set: refused
+ * OTLP/HTTP needs a write token when {@code spanprof.auth.write-tokens-file} is set, on every
+ * spelling of its path the router sends to the handler ({@link RouteAccess}): refused
  * before the body is read (so nothing of it is counted as received), with a
  * {@code google.rpc.Status} as OTLP answers errors, 401 and {@code WWW-Authenticate: Bearer}, or
  * 403 for a read token. Preflights (OPTIONS) carry no credentials: {@link OtlpCors} answers them.
  */
-@ServerFilter("/v1/traces")
+@ServerFilter(ServerFilter.MATCH_ALL_PATTERN)
 final class OtlpBearerAuth {
 
   private final BearerTokens tokens;
+  private final Router router;
 
-  OtlpBearerAuth(BearerTokens tokens) {
+  OtlpBearerAuth(BearerTokens tokens, Router router) {
     this.tokens = tokens;
+    this.router = router;
   }
 
   @RequestFilter
   @Nullable
   HttpResponse<?> check(HttpRequest<?> request) {
-    if (request.getMethod() == HttpMethod.OPTIONS) {
+    if (request.getMethod() == HttpMethod.OPTIONS
+        || RouteAccess.required(request, router) != Access.WRITE) {
       return null;
     }
     AuthDecision decision = tokens.check(request.getHeaders().get(HttpHeaders.AUTHORIZATION),

@@ -1,6 +1,8 @@
 package dev.spanprof.ingest;
 
 import dev.spanprof.config.CorsConfiguration;
+import dev.spanprof.security.Access;
+import dev.spanprof.security.RouteAccess;
 import io.micronaut.core.annotation.Nullable;
 import io.micronaut.core.order.Ordered;
 import io.micronaut.http.HttpHeaders;
@@ -13,6 +15,7 @@ import io.micronaut.http.MutableHttpResponse;
 import io.micronaut.http.annotation.RequestFilter;
 import io.micronaut.http.annotation.ResponseFilter;
 import io.micronaut.http.annotation.ServerFilter;
+import io.micronaut.web.router.Router;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -23,11 +26,13 @@ import java.util.Set;
  * 204 with the methods, headers and max age it may use; from any other, 403 with a message. An
  * allowed origin's POST gets {@code Access-Control-Allow-Origin} on its answer, refusals
  * included, so the page can read them; a POST from any other origin is refused, as a "simple"
- * request needs no preflight. (This replaces, for this path, Micronaut's refusal of every other
+ * request needs no preflight. With {@code *} allowed the answer is {@code *}, never the
+ * request's origin echoed. It covers every spelling of the path the router sends to the OTLP
+ * handler ({@link RouteAccess}); answers that depend on the origin say so ({@code Vary}). (This replaces, for this path, Micronaut's refusal of every other
  * origin on a localhost-bound server, which application.yml turns off.) Runs before the
  * bearer-token check: a preflight carries no credentials.
  */
-@ServerFilter("/v1/traces")
+@ServerFilter(ServerFilter.MATCH_ALL_PATTERN)
 final class OtlpCors implements Ordered {
 
   /** Always allowed: what the OTLP/HTTP exporters send. */
@@ -39,8 +44,10 @@ final class OtlpCors implements Ordered {
   private final String allowedHeaders;
   private final Set<String> allowedHeaderNames;
   private final String maxAgeSeconds;
+  private final Router router;
 
-  OtlpCors(CorsConfiguration configuration) {
+  OtlpCors(CorsConfiguration configuration, Router router) {
+    this.router = router;
     this.origins = Set.copyOf(configuration.getAllowedOrigins());
     this.anyOrigin = origins.contains("*");
     List<String> headers = new ArrayList<>(BASE_HEADERS);
@@ -60,7 +67,7 @@ final class OtlpCors implements Ordered {
   @Nullable
   HttpResponse<?> preflight(HttpRequest<?> request) {
     String origin = request.getHeaders().get(HttpHeaders.ORIGIN);
-    if (origin == null) {
+    if (origin == null || RouteAccess.required(request, router) != Access.WRITE) {
       return null;
     }
     if (request.getMethod() != HttpMethod.OPTIONS) {
@@ -86,7 +93,7 @@ final class OtlpCors implements Ordered {
       }
     }
     return HttpResponse.noContent()
-        .header(HttpHeaders.ACCESS_CONTROL_ALLOW_ORIGIN, origin)
+        .header(HttpHeaders.ACCESS_CONTROL_ALLOW_ORIGIN, allowOriginValue(origin))
         .header(HttpHeaders.ACCESS_CONTROL_ALLOW_METHODS, "POST")
         .header(HttpHeaders.ACCESS_CONTROL_ALLOW_HEADERS, allowedHeaders)
         .header(HttpHeaders.ACCESS_CONTROL_MAX_AGE, maxAgeSeconds)
@@ -96,10 +103,16 @@ final class OtlpCors implements Ordered {
   @ResponseFilter
   void allowOrigin(HttpRequest<?> request, MutableHttpResponse<?> response) {
     String origin = request.getHeaders().get(HttpHeaders.ORIGIN);
-    if (origin != null && request.getMethod() != HttpMethod.OPTIONS && allowed(origin)) {
-      response.header(HttpHeaders.ACCESS_CONTROL_ALLOW_ORIGIN, origin)
+    if (origin != null && request.getMethod() != HttpMethod.OPTIONS && allowed(origin)
+        && RouteAccess.required(request, router) == Access.WRITE) {
+      response.header(HttpHeaders.ACCESS_CONTROL_ALLOW_ORIGIN, allowOriginValue(origin))
           .header(HttpHeaders.VARY, "Origin");
     }
+  }
+
+  /** {@code *} when every origin is allowed: a browser then shares no credentials with it. */
+  private String allowOriginValue(String origin) {
+    return anyOrigin ? "*" : origin;
   }
 
   private boolean allowed(String origin) {
@@ -108,6 +121,6 @@ final class OtlpCors implements Ordered {
 
   private static HttpResponse<String> refuse(String message) {
     return HttpResponse.status(HttpStatus.FORBIDDEN).contentType(MediaType.TEXT_PLAIN_TYPE)
-        .body(message);
+        .header(HttpHeaders.VARY, "Origin").body(message);
   }
 }

@@ -5,6 +5,8 @@ import static dev.spanprof.ingest.OtlpHttpResponses.error;
 import com.google.rpc.Code;
 import dev.spanprof.config.IngestConfiguration;
 import dev.spanprof.ingest.IngestListener.RequestRejection;
+import dev.spanprof.security.Access;
+import dev.spanprof.security.Guarded;
 import io.micronaut.core.annotation.Nullable;
 import io.micronaut.http.HttpHeaders;
 import io.micronaut.http.HttpResponse;
@@ -30,6 +32,7 @@ import java.util.Locale;
  * {@code application/json} (and for requests whose content type is neither).
  */
 @Controller
+@Guarded(Access.WRITE)
 final class OtlpHttpController {
 
   private final TraceIngest ingest;

@@ -1,9 +1,11 @@
 package dev.spanprof.security;
 
-/** What a request wants to do: each kind has its own set of tokens. */
+/** What a request wants to do: each kind but {@link #OPEN} has its own set of tokens. */
 public enum Access {
   /** Send spans: OTLP over gRPC and HTTP. */
   WRITE,
-  /** Read profiles: the query API over HTTP and gRPC. */
-  READ
+  /** Read profiles: the query API over HTTP and gRPC, and every HTTP route not marked otherwise. */
+  READ,
+  /** Nothing that needs a token: the UI's pages and assets, which carry no data. */
+  OPEN
 }

@@ -1,5 +1,7 @@
 package dev.spanprof.ui;
 
+import dev.spanprof.security.Access;
+import dev.spanprof.security.Guarded;
 import io.micronaut.http.HttpResponse;
 import io.micronaut.http.HttpStatus;
 import io.micronaut.http.MediaType;
@@ -20,6 +22,7 @@ import org.webjars.WebJarVersionLocator;
  * {@code /ui/}, and a page is the shell {@code ui/page.html} naming its module.
  */
 @Controller
+@Guarded(Access.OPEN)
 final class UiPages {
 
   /** The library's files the pages load: all that is served of the WebJar. */

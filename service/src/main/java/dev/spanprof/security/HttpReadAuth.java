@@ -1,0 +1,46 @@
+package dev.spanprof.security;
+
+import io.micronaut.core.annotation.Nullable;
+import io.micronaut.http.HttpHeaders;
+import io.micronaut.http.HttpRequest;
+import io.micronaut.http.HttpResponse;
+import io.micronaut.http.MutableHttpResponse;
+import io.micronaut.http.annotation.RequestFilter;
+import io.micronaut.http.annotation.ServerFilter;
+import io.micronaut.web.router.Router;
+import java.util.Map;
+
+/**
+ * Every HTTP route that needs a read token ({@link RouteAccess}: the query API, and any route not
+ * marked otherwise) is refused without one when {@code spanprof.auth.read-tokens-file} is set:
+ * 401 with {@code WWW-Authenticate: Bearer}, or 403 for a write token, with a JSON message. The
+ * UI's pages and assets hold no data and stay open; their requests to the API carry the token.
+ */
+@ServerFilter(ServerFilter.MATCH_ALL_PATTERN)
+final class HttpReadAuth {
+
+  private final BearerTokens tokens;
+  private final Router router;
+
+  HttpReadAuth(BearerTokens tokens, Router router) {
+    this.tokens = tokens;
+    this.router = router;
+  }
+
+  @RequestFilter
+  @Nullable
+  HttpResponse<?> check(HttpRequest<?> request) {
+    if (RouteAccess.required(request, router) != Access.READ) {
+      return null;
+    }
+    AuthDecision decision = tokens.check(request.getHeaders().get(HttpHeaders.AUTHORIZATION),
+        () -> ClientCertificates.subject(request), Access.READ, "http");
+    if (decision.allowed()) {
+      return null;
+    }
+    MutableHttpResponse<Map<String, String>> refusal = HttpResponse
+        .status(HttpRefusals.status(decision)).body(Map.of("error", decision.message()));
+    String challenge = HttpRefusals.challenge(decision);
+    return challenge == null ? refusal : refusal.header(HttpHeaders.WWW_AUTHENTICATE, challenge);
+  }
+}
