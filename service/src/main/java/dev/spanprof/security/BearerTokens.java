@@ -3,6 +3,7 @@ package dev.spanprof.security;
 import dev.spanprof.config.AuthConfiguration;
 import dev.spanprof.time.TimeSource;
 import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micronaut.core.annotation.Nullable;
 import jakarta.inject.Singleton;
@@ -23,7 +24,8 @@ import javax.security.auth.x500.X500Principal;
  * constant time, every one of the set; they are never logged. With mutual TLS, a client
  * certificate whose subject is listed ({@code spanprof.auth.write-subjects}, {@code
  * read-subjects}) stands in for a token: the handshake has verified it against the client CA.
- * Refusals are counted in spanprof_auth_refused_total{transport, reason}.
+ * Refusals are counted in spanprof_auth_refused_total{transport, reason}; a tokens file that is
+ * emptied, deleted or unreadable refuses every token of its kind ({@link TokenFile}).
  */
 @Singleton
 public final class BearerTokens {
@@ -42,6 +44,19 @@ public final class BearerTokens {
     this.writeSubjects = subjects(configuration.getWriteSubjects(), "write-subjects");
     this.readSubjects = subjects(configuration.getReadSubjects(), "read-subjects");
     this.registry = registry;
+    gauge(write, "write");
+    gauge(read, "read");
+  }
+
+  /** spanprof_auth_tokens{kind}: 0 while a file fails closed, so an alert can see it. */
+  private void gauge(@Nullable TokenFile file, String kind) {
+    if (file != null) {
+      Gauge.builder("spanprof.auth.tokens", file, tokens -> tokens.digests().size())
+          .description("Tokens in force, by kind; 0 while the tokens file is empty, gone or "
+              + "unreadable (every request of that kind refused)")
+          .tag("kind", kind)
+          .register(registry);
+    }
   }
 
   /**
@@ -53,6 +68,9 @@ public final class BearerTokens {
    */
   public AuthDecision check(@Nullable String authorization,
       Supplier<X500Principal> clientSubject, Access access, String transport) {
+    if (access == Access.OPEN) {
+      return AuthDecision.ALLOWED;
+    }
     TokenFile required = access == Access.WRITE ? write : read;
     Set<X500Principal> subjects = access == Access.WRITE ? writeSubjects : readSubjects;
     if (required == null && subjects.isEmpty()) {

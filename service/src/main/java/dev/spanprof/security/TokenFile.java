@@ -20,7 +20,10 @@ import org.slf4j.LoggerFactory;
  * time whatever the token, and no token stays in memory as text). The file is looked at again
  * at most once a second and read again when its modification time or size changed: rotating a
  * token is writing the file, several tokens valid at once while clients move over. A file that
- * cannot be read at start is an error; later, the tokens read before stay in force.
+ * cannot be read at start is an error. Later, a file emptied, gone or unreadable fails closed:
+ * no token is valid until it holds one again, since an operator who empties it means to revoke,
+ * and one whose secret vanished must not keep yesterday's tokens. Each change of state is logged
+ * once.
  */
 final class TokenFile {
 
@@ -31,8 +34,17 @@ final class TokenFile {
   private final TimeSource time;
   private volatile Snapshot snapshot;
 
-  /** What was read, and when the file was last looked at. */
-  private record Snapshot(long checkedNanos, FileTime modified, long size, List<byte[]> digests) {}
+  /**
+   * What was read, and when the file was last looked at; {@code failure} says why no token is in
+   * force (null when the file was read).
+   */
+  private record Snapshot(long checkedNanos, FileTime modified, long size, List<byte[]> digests,
+      String failure) {
+
+    Snapshot checkedAt(long nowNanos) {
+      return new Snapshot(nowNanos, modified, size, digests, failure);
+    }
+  }
 
   TokenFile(Path path, TimeSource time) {
     this.path = path;
@@ -47,7 +59,7 @@ final class TokenFile {
     }
   }
 
-  /** The digests of the tokens now in force. */
+  /** The digests of the tokens now in force: none while the file is empty, gone or unreadable. */
   List<byte[]> digests() {
     Snapshot current = snapshot;
     long now = time.nanoTime();
@@ -59,22 +71,29 @@ final class TokenFile {
       if (now - current.checkedNanos() < RECHECK_NANOS) {
         return current.digests();
       }
+      Snapshot next;
+      boolean read = false;
       try {
         BasicFileAttributes attributes = Files.readAttributes(path, BasicFileAttributes.class);
-        if (attributes.lastModifiedTime().equals(current.modified())
+        if (current.failure() == null
+            && attributes.lastModifiedTime().equals(current.modified())
             && attributes.size() == current.size()) {
-          snapshot = new Snapshot(now, current.modified(), current.size(), current.digests());
+          next = current.checkedAt(now);
         } else {
-          Snapshot read = read(now);
-          snapshot = read.digests().isEmpty() ? current : read;
-          LOG.info("tokens file {} read again: {} tokens", path, snapshot.digests().size());
+          next = read(now);
+          read = true;
         }
       } catch (IOException | UncheckedIOException e) {
-        LOG.warn("cannot read the tokens file {} again, keeping its {} tokens: {}", path,
-            current.digests().size(), e.toString());
-        snapshot = new Snapshot(now, current.modified(), current.size(), current.digests());
+        next = new Snapshot(now, null, -1, List.of(), "cannot be read (" + e + ")");
       }
-      return snapshot.digests();
+      if (next.failure() != null && !next.failure().equals(current.failure())) {
+        LOG.error("tokens file {} {}: refusing every token of its kind until it holds one",
+            path, next.failure());
+      } else if (read && next.failure() == null) {
+        LOG.info("tokens file {} read again: {} tokens", path, next.digests().size());
+      }
+      snapshot = next;
+      return next.digests();
     }
   }
 
@@ -88,7 +107,7 @@ final class TokenFile {
       }
     }
     return new Snapshot(nowNanos, attributes.lastModifiedTime(), attributes.size(),
-        List.copyOf(digests));
+        List.copyOf(digests), digests.isEmpty() ? "holds no token" : null);
   }
 
   static byte[] digest(String token) {

@@ -76,10 +76,33 @@ class BearerTokensTest {
     time.advance(Duration.ofSeconds(2));
     assertThat(tokens.check("Bearer old", NO_CERTIFICATE, Access.WRITE, "http").allowed()).isFalse();
 
+  }
+
+  @Test
+  void rotation_anEmptiedOrDeletedFile_failsClosedUntilItHoldsATokenAgain() throws Exception {
+    BearerTokens tokens = tokens("w1\n", "r1\n");
+    Path file = directory.resolve("read");
+    Meters meters = new Meters(registry);
+    assertThat(meters.gauge("spanprof.auth.tokens", "kind", "read")).isEqualTo(1);
+
+    Files.writeString(file, "");
+    time.advance(Duration.ofSeconds(2));
+    assertThat(tokens.check("Bearer r1", NO_CERTIFICATE, Access.READ, "http").allowed())
+        .as("emptied: revoked").isFalse();
+    assertThat(meters.gauge("spanprof.auth.tokens", "kind", "read")).isZero();
+
+    Files.writeString(file, "r2\n");
+    Files.setLastModifiedTime(file, FileTime.from(Instant.now().plusSeconds(5)));
+    time.advance(Duration.ofSeconds(2));
+    assertThat(tokens.check("Bearer r2", NO_CERTIFICATE, Access.READ, "http").allowed()).isTrue();
+
     Files.delete(file);
     time.advance(Duration.ofSeconds(2));
-    assertThat(tokens.check("Bearer new", NO_CERTIFICATE, Access.WRITE, "http").allowed())
-        .as("a file gone keeps the tokens read before").isTrue();
+    assertThat(tokens.check("Bearer r2", NO_CERTIFICATE, Access.READ, "http").allowed())
+        .as("gone: no token of its kind is valid").isFalse();
+    assertThat(meters.gauge("spanprof.auth.tokens", "kind", "read")).isZero();
+    assertThat(tokens.check("Bearer w1", NO_CERTIFICATE, Access.WRITE, "http").allowed())
+        .as("the other kind keeps its file").isTrue();
   }
 
   @Test
@@ -94,6 +117,27 @@ class BearerTokensTest {
         .hasMessageStartingWith("spanprof.auth.write-tokens-file: cannot read the tokens file");
     assertThatThrownBy(() -> new BearerTokens(empty, time, registry))
         .hasMessageEndingWith("holds no token");
+  }
+
+  @Test
+  void subjects_aFlatStringSplitsAtSemicolonsNeverAtCommas() throws Exception {
+    AuthConfiguration flat = new AuthConfiguration();
+    flat.setWriteSubjects("CN=collector,O=example; CN=agent\\;1,O=example");
+    AuthConfiguration listed = new AuthConfiguration();
+    listed.setWriteSubjects(java.util.List.of("CN=collector,O=example"));
+    Files.writeString(directory.resolve("write"), "w1\n");
+    flat.setWriteTokensFile(directory.resolve("write").toString());
+    BearerTokens tokens = new BearerTokens(flat, time, registry);
+
+    assertThat(flat.getWriteSubjects())
+        .containsExactly("CN=collector,O=example", "CN=agent\\;1,O=example");
+    assertThat(listed.getWriteSubjects()).containsExactly("CN=collector,O=example");
+    assertThat(tokens.check(null, () -> new X500Principal("CN=collector, O=example"),
+        Access.WRITE, "grpc").allowed()).isTrue();
+    assertThat(tokens.check(null, () -> new X500Principal("CN=collector"), Access.WRITE, "grpc")
+        .allowed()).as("a part of a listed name is no listed name").isFalse();
+    assertThat(tokens.check(null, () -> new X500Principal("O=example"), Access.WRITE, "grpc")
+        .allowed()).isFalse();
   }
 
   private BearerTokens tokens(String write, String read) throws Exception {

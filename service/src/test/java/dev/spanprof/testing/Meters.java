@@ -33,7 +33,7 @@ public final class Meters {
         + registry.find(name).functionCounters().stream().mapToDouble(FunctionCounter::count).sum();
   }
 
-  public double gauge(String name) {
-    return registry.get(name).gauge().value();
+  public double gauge(String name, String... tags) {
+    return registry.get(name).tags(tags).gauge().value();
   }
 }
