@@ -44,8 +44,12 @@ public final class AuthConfiguration {
     return writeSubjects;
   }
 
-  public void setWriteSubjects(List<String> writeSubjects) {
-    this.writeSubjects = List.copyOf(writeSubjects);
+  /**
+   * A YAML list of names, or one string (a system property, an environment variable) of names
+   * separated by {@code ;}: never split at commas, which separate the parts of one name.
+   */
+  public void setWriteSubjects(Object writeSubjects) {
+    this.writeSubjects = SubjectNames.split(writeSubjects, PREFIX + ".write-subjects");
   }
 
   /** With mutual TLS: client certificate subjects that may read profiles without a token. */
@@ -53,7 +57,8 @@ public final class AuthConfiguration {
     return readSubjects;
   }
 
-  public void setReadSubjects(List<String> readSubjects) {
-    this.readSubjects = List.copyOf(readSubjects);
+  /** As {@link #setWriteSubjects}. */
+  public void setReadSubjects(Object readSubjects) {
+    this.readSubjects = SubjectNames.split(readSubjects, PREFIX + ".read-subjects");
   }
 }

@@ -82,6 +82,18 @@ class ConfigurationTest {
   }
 
   @Test
+  void context_subjects_aStringIsNotSplitAtCommas_aListKeepsEachName() {
+    try (ApplicationContext context = ApplicationContext.run(Map.of(
+        "spanprof.auth.write-subjects", "CN=collector,O=example;CN=agent,O=example",
+        "spanprof.auth.read-subjects", List.of("CN=reader,O=example")), Environment.TEST)) {
+      AuthConfiguration auth = context.getBean(AuthConfiguration.class);
+      assertThat(auth.getWriteSubjects())
+          .containsExactly("CN=collector,O=example", "CN=agent,O=example");
+      assertThat(auth.getReadSubjects()).containsExactly("CN=reader,O=example");
+    }
+  }
+
+  @Test
   void context_spanStoreSize_readAsBytes_negativeRefused() {
     try (ApplicationContext context = ApplicationContext.run(
         Map.of("spanprof.ingest.span-store-size", "64MB"), Environment.TEST)) {
