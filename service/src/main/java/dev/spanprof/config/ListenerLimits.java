@@ -13,6 +13,7 @@ public final class ListenerLimits {
 
   private int maxConnections = 1024;
   private Duration idleTimeout = Duration.ofMinutes(5);
+  private Duration readHeaderTimeout = Duration.ofMinutes(1);
   private Duration handshakeTimeout = Duration.ofSeconds(10);
   private int grpcMaxConcurrentStreams = 100;
   private Duration grpcMaxConnectionAge = Duration.ofMinutes(30);
@@ -34,6 +35,23 @@ public final class ListenerLimits {
 
   public void setIdleTimeout(Duration idleTimeout) {
     this.idleTimeout = idleTimeout;
+  }
+
+  /**
+   * HTTP: a request's headers must arrive whole within this of the connection's opening (its
+   * first request) or of their first byte (later ones), however slowly bytes keep coming: the
+   * Collector's {@code read_header_timeout}.
+   */
+  public Duration getReadHeaderTimeout() {
+    return readHeaderTimeout;
+  }
+
+  public void setReadHeaderTimeout(Duration readHeaderTimeout) {
+    if (readHeaderTimeout == null || readHeaderTimeout.isNegative() || readHeaderTimeout.isZero()) {
+      throw new IllegalArgumentException(IngestConfiguration.PREFIX
+          + ".read-header-timeout must be positive, was " + readHeaderTimeout);
+    }
+    this.readHeaderTimeout = readHeaderTimeout;
   }
 
   /** gRPC: a connection must have finished its TLS and HTTP/2 handshakes within this. */

@@ -40,7 +40,10 @@ public final class ManagementConfiguration {
     this.port = port;
   }
 
-  /** How long a request may take to arrive whole, from its first byte. */
+  /**
+   * How long a request may take to arrive whole: the first from the connection's opening, a later
+   * one from its first byte.
+   */
   public Duration getRequestTimeout() {
     return requestTimeout;
   }

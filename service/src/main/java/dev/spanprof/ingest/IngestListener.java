@@ -38,7 +38,9 @@ public interface IngestListener {
     MALFORMED("malformed"),
     TOO_LARGE("too_large"),
     UNSUPPORTED_MEDIA_TYPE("unsupported_media_type"),
-    UNAVAILABLE("unavailable");
+    UNAVAILABLE("unavailable"),
+    /** HTTP: the connection was closed, its request's headers not whole in time. */
+    HEADER_TIMEOUT("header_timeout");
 
     private final String label;
 

@@ -9,10 +9,11 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * First in each management connection's pipeline, where it sees raw bytes: closes the connection
- * when a request has not arrived whole within {@code requestTimeout} of its first byte (a client
- * that sends half a request, or one byte a second), when it stays idle between requests for
+ * when its first request has not arrived whole within {@code requestTimeout} of the connection's
+ * opening, or a later one within {@code requestTimeout} of its first byte (a client that sends
+ * nothing, half a request, or one byte a second), when it stays idle between requests for
  * {@code idleTimeout}, or when it would be one more than {@code maxConnections}. So no client can
- * hold the listener Kubernetes probes.
+ * hold the listener Kubernetes probes for longer than the request timeout.
  *
  * <p>All of it runs on the connection's event loop, so its state needs no locks.
  */
@@ -39,7 +40,9 @@ final class ConnectionLimits extends ChannelInboundHandlerAdapter {
       ctx.close();
       return;
     }
-    closeIn(ctx, idleTimeoutNanos);
+    // A prober connects to ask at once: a connection that opens and says nothing is no client.
+    receiving = true;
+    closeIn(ctx, requestTimeoutNanos);
     super.channelActive(ctx);
   }
 

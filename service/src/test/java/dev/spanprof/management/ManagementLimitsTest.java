@@ -55,6 +55,16 @@ class ManagementLimitsTest {
   }
 
   @Test
+  void silentConnection_closedAtTheRequestTimeoutFromItsOpening() throws Exception {
+    try (Socket silent = connect()) {
+      assertThat(get("/health/liveness")).startsWith("HTTP/1.1 200");
+
+      // The idle timeout (60 s) is longer than the socket's: only the request timeout closes it.
+      assertThat(silent.getInputStream().read()).isEqualTo(-1);
+    }
+  }
+
+  @Test
   void trickleOfOneByteAtATime_closedAtTheRequestTimeoutFromItsFirstByte() throws Exception {
     byte[] request = "GET /health HTTP/1.1\r\nHost: x\r\n".getBytes(StandardCharsets.US_ASCII);
     int sent = 0;
