@@ -23,6 +23,7 @@ public final class ManagementConfiguration {
   private Duration requestTimeout = DEFAULT_REQUEST_TIMEOUT;
   private Duration idleTimeout = DEFAULT_IDLE_TIMEOUT;
   private int maxConnections = DEFAULT_MAX_CONNECTIONS;
+  private String readTokensFile = "";
 
   public String getHost() {
     return host;
@@ -72,6 +73,18 @@ public final class ManagementConfiguration {
           PREFIX + ".max-connections must be at least 1, was " + maxConnections);
     }
     this.maxConnections = maxConnections;
+  }
+
+  /**
+   * Bearer tokens that may scrape {@code /metrics}, which names services and operations and, in
+   * OpenMetrics, carries exemplar trace ids; empty: anyone. The health probes stay open.
+   */
+  public String getReadTokensFile() {
+    return readTokensFile;
+  }
+
+  public void setReadTokensFile(String readTokensFile) {
+    this.readTokensFile = readTokensFile == null ? "" : readTokensFile;
   }
 
   private static Duration requirePositive(Duration duration, String key) {

@@ -1,11 +1,19 @@
 package dev.spanprof.management;
 
 import dev.spanprof.config.ManagementConfiguration;
+import dev.spanprof.config.ManagementTlsConfiguration;
 import dev.spanprof.ingest.IngestGate;
 import dev.spanprof.ingest.MemoryGuard;
 import dev.spanprof.metrics.DistributionExport;
+import dev.spanprof.security.Access;
+import dev.spanprof.security.AuthDecision;
+import dev.spanprof.security.BearerTokens;
+import dev.spanprof.security.HttpRefusals;
+import dev.spanprof.security.ServerTls;
+import dev.spanprof.security.TlsHandshakeFailures;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.micronaut.context.annotation.Context;
+import io.micronaut.core.annotation.Nullable;
 import io.micronaut.context.event.ApplicationEventListener;
 import io.micronaut.runtime.server.event.ServerStartupEvent;
 import io.netty.bootstrap.ServerBootstrap;
@@ -33,6 +41,7 @@ import io.netty.handler.codec.http.HttpServerCodec;
 import io.netty.handler.codec.http.HttpUtil;
 import io.netty.handler.codec.http.HttpVersion;
 import io.netty.handler.codec.http.QueryStringDecoder;
+import io.netty.handler.ssl.SslContext;
 import io.prometheus.metrics.expositionformats.OpenMetricsTextFormatWriter;
 import io.prometheus.metrics.expositionformats.PrometheusTextFormatWriter;
 import io.prometheus.metrics.model.snapshots.MetricSnapshot;
@@ -51,6 +60,7 @@ import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import javax.net.ssl.SSLException;
 
 /**
  * Serves {@code GET /metrics}, {@code /health}, {@code /health/liveness} and
@@ -72,6 +82,12 @@ import java.util.concurrent.atomic.AtomicInteger;
  * once ({@link ConnectionLimits}, {@code spanprof.management.*}); {@code /metrics} is rendered on
  * a thread of its own, a scrape at a time with a few waiting, so a slow scrape never delays a
  * probe.
+ *
+ * <p>{@code /metrics} names services and operations and, in OpenMetrics, exemplar trace ids: with
+ * {@code spanprof.management.read-tokens-file} set it needs one of those bearer tokens (what
+ * Prometheus's {@code authorization} sends), and with {@code spanprof.management.tls.*} the
+ * listener serves TLS only (Prometheus's {@code tls_config}). The health probes carry no data and
+ * stay open to the kubelet.
  *
  * <p>{@code /metrics} speaks the Prometheus text format, or OpenMetrics when the scraper's
  * {@code Accept} header asks for {@code application/openmetrics-text} (needed for exemplars). It
@@ -99,6 +115,8 @@ public final class ManagementServer implements ApplicationEventListener<ServerSt
   private final DistributionExport distributions;
   private final IngestGate gate;
   private final MemoryGuard memory;
+  private final BearerTokens tokens;
+  @Nullable private final ServerTls tls;
   private final AtomicInteger connections = new AtomicInteger();
   private volatile boolean started;
 
@@ -107,11 +125,18 @@ public final class ManagementServer implements ApplicationEventListener<ServerSt
       PrometheusMeterRegistry registry,
       DistributionExport distributions,
       IngestGate gate,
-      MemoryGuard memory) throws IOException {
+      MemoryGuard memory,
+      ManagementTlsConfiguration tlsFiles,
+      BearerTokens tokens) throws IOException {
     this.registry = registry;
     this.distributions = distributions;
     this.gate = gate;
     this.memory = memory;
+    this.tokens = tokens;
+    this.tls = tlsFiles.isEnabled() ? new ServerTls(tlsFiles) : null;
+    SslContext tlsContext = tls == null ? null : tlsContext(tls);
+    TlsHandshakeFailures tlsFailures =
+        tls == null ? null : new TlsHandshakeFailures("management", registry);
     this.loop = new MultiThreadIoEventLoopGroup(1, daemon("spanprof-management"),
         NioIoHandler.newFactory());
     this.scrapes = new ThreadPoolExecutor(1, 1, 0, TimeUnit.MILLISECONDS,
@@ -123,6 +148,9 @@ public final class ManagementServer implements ApplicationEventListener<ServerSt
           .childHandler(new ChannelInitializer<SocketChannel>() {
             @Override
             protected void initChannel(SocketChannel channel) {
+              if (tlsContext != null) {
+                channel.pipeline().addLast(tlsContext.newHandler(channel.alloc()), tlsFailures);
+              }
               channel.pipeline()
                   .addLast(new ConnectionLimits(configuration.getRequestTimeout(),
                       configuration.getIdleTimeout(), configuration.getMaxConnections(),
@@ -138,6 +166,9 @@ public final class ManagementServer implements ApplicationEventListener<ServerSt
     } catch (RuntimeException e) {
       loop.shutdownGracefully(0, 0, TimeUnit.SECONDS);
       scrapes.shutdownNow();
+      if (tls != null) {
+        tls.close();
+      }
       throw new IOException("cannot listen on " + configuration.getHost() + ":"
           + configuration.getPort() + " (" + ManagementConfiguration.PREFIX + ".host, .port): "
           + e.getMessage(), e);
@@ -159,6 +190,24 @@ public final class ManagementServer implements ApplicationEventListener<ServerSt
     listener.close().syncUninterruptibly();
     loop.shutdownGracefully(0, 1, TimeUnit.SECONDS);
     scrapes.shutdownNow();
+    if (tls != null) {
+      tls.close();
+    }
+  }
+
+  /** Whether the listener serves TLS ({@code spanprof.management.tls.*}). */
+  public boolean servesTls() {
+    return tls != null;
+  }
+
+  private static SslContext tlsContext(ServerTls tls) {
+    try {
+      return tls.httpContext();
+    } catch (SSLException e) {
+      tls.close();
+      throw new IllegalStateException("cannot set up TLS on the management port: "
+          + e.getMessage(), e);
+    }
   }
 
   /** Answers each whole request: probes at once on the event loop, scrapes on their thread. */
@@ -182,8 +231,16 @@ public final class ManagementServer implements ApplicationEventListener<ServerSt
       }
       String path = new QueryStringDecoder(request.uri()).path();
       switch (path) {
-        case "/metrics" -> scrape(ctx, request.headers().get(HttpHeaderNames.ACCEPT), head,
-            keepAlive);
+        case "/metrics" -> {
+          AuthDecision decision = tokens.check(
+              request.headers().get(HttpHeaderNames.AUTHORIZATION), () -> null, Access.METRICS,
+              "management");
+          if (decision.allowed()) {
+            scrape(ctx, request.headers().get(HttpHeaderNames.ACCEPT), head, keepAlive);
+          } else {
+            refuse(ctx, decision, head, keepAlive);
+          }
+        }
         case "/health", "/health/readiness" -> health(ctx, readiness(), head, keepAlive);
         case "/health/liveness" -> health(ctx, null, head, keepAlive);
         default -> respond(ctx, HttpResponseStatus.NOT_FOUND, TEXT,
@@ -250,6 +307,19 @@ public final class ManagementServer implements ApplicationEventListener<ServerSt
       return "shutting down";
     }
     return memory.isOver() ? "heap over spanprof.memory.limit-percentage" : null;
+  }
+
+  /** 401 with the bearer challenge, as the HTTP port answers ({@link HttpRefusals}). */
+  private static void refuse(ChannelHandlerContext ctx, AuthDecision decision, boolean head,
+      boolean keepAlive) {
+    FullHttpResponse response = response(
+        HttpResponseStatus.valueOf(HttpRefusals.status(decision).getCode()), TEXT,
+        decision.message() + "\n", head);
+    String challenge = HttpRefusals.challenge(decision);
+    if (challenge != null) {
+      response.headers().set(HttpHeaderNames.WWW_AUTHENTICATE, challenge);
+    }
+    send(ctx, response, keepAlive);
   }
 
   private static void health(ChannelHandlerContext ctx, String down, boolean head,

@@ -6,6 +6,8 @@ public enum Access {
   WRITE,
   /** Read profiles: the query API over HTTP and gRPC, and every HTTP route not marked otherwise. */
   READ,
+  /** Scrape the management port's {@code /metrics}, which names services and operations. */
+  METRICS,
   /** Nothing that needs a token: the UI's pages and assets, which carry no data. */
   OPEN
 }

@@ -1,6 +1,7 @@
 package dev.spanprof.security;
 
 import dev.spanprof.config.AuthConfiguration;
+import dev.spanprof.config.ManagementConfiguration;
 import dev.spanprof.time.TimeSource;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
@@ -25,7 +26,9 @@ import javax.security.auth.x500.X500Principal;
  * certificate whose subject is listed ({@code spanprof.auth.write-subjects}, {@code
  * read-subjects}) stands in for a token: the handshake has verified it against the client CA.
  * Refusals are counted in spanprof_auth_refused_total{transport, reason}; a tokens file that is
- * emptied, deleted or unreadable refuses every token of its kind ({@link TokenFile}).
+ * emptied, deleted or unreadable refuses every token of its kind ({@link TokenFile}). The
+ * management port's {@code /metrics} has tokens of its own ({@code
+ * spanprof.management.read-tokens-file}).
  */
 @Singleton
 public final class BearerTokens {
@@ -34,18 +37,25 @@ public final class BearerTokens {
 
   @Nullable private final TokenFile write;
   @Nullable private final TokenFile read;
+  @Nullable private final TokenFile metrics;
   private final Set<X500Principal> writeSubjects;
   private final Set<X500Principal> readSubjects;
   private final MeterRegistry registry;
 
-  BearerTokens(AuthConfiguration configuration, TimeSource time, MeterRegistry registry) {
-    this.write = file(configuration.getWriteTokensFile(), time, "write-tokens-file");
-    this.read = file(configuration.getReadTokensFile(), time, "read-tokens-file");
+  BearerTokens(AuthConfiguration configuration, ManagementConfiguration management,
+      TimeSource time, MeterRegistry registry) {
+    this.write = file(configuration.getWriteTokensFile(), time,
+        AuthConfiguration.PREFIX + ".write-tokens-file");
+    this.read = file(configuration.getReadTokensFile(), time,
+        AuthConfiguration.PREFIX + ".read-tokens-file");
+    this.metrics = file(management.getReadTokensFile(), time,
+        ManagementConfiguration.PREFIX + ".read-tokens-file");
     this.writeSubjects = subjects(configuration.getWriteSubjects(), "write-subjects");
     this.readSubjects = subjects(configuration.getReadSubjects(), "read-subjects");
     this.registry = registry;
     gauge(write, "write");
     gauge(read, "read");
+    gauge(metrics, "metrics");
   }
 
   /** spanprof_auth_tokens{kind}: 0 while a file fails closed, so an alert can see it. */
@@ -71,8 +81,16 @@ public final class BearerTokens {
     if (access == Access.OPEN) {
       return AuthDecision.ALLOWED;
     }
-    TokenFile required = access == Access.WRITE ? write : read;
-    Set<X500Principal> subjects = access == Access.WRITE ? writeSubjects : readSubjects;
+    TokenFile required = switch (access) {
+      case WRITE -> write;
+      case READ -> read;
+      default -> metrics;
+    };
+    Set<X500Principal> subjects = switch (access) {
+      case WRITE -> writeSubjects;
+      case READ -> readSubjects;
+      default -> Set.of();
+    };
     if (required == null && subjects.isEmpty()) {
       return AuthDecision.ALLOWED;
     }
@@ -95,7 +113,11 @@ public final class BearerTokens {
     if (matches(digest, required.digests())) {
       return AuthDecision.ALLOWED;
     }
-    TokenFile other = access == Access.WRITE ? read : write;
+    TokenFile other = switch (access) {
+      case WRITE -> read;
+      case READ -> write;
+      default -> null;
+    };
     if (other != null && matches(digest, other.digests())) {
       return refuse(AuthDecision.Outcome.FORBIDDEN, "wrong_kind", transport,
           "this token may not " + verb(access));
@@ -125,7 +147,11 @@ public final class BearerTokens {
   }
 
   private static String verb(Access access) {
-    return access == Access.WRITE ? "send spans" : "read profiles";
+    return switch (access) {
+      case WRITE -> "send spans";
+      case READ -> "read profiles";
+      default -> "read metrics";
+    };
   }
 
   private static Set<X500Principal> subjects(List<String> names, String key) {
@@ -145,8 +171,7 @@ public final class BearerTokens {
     try {
       return new TokenFile(Path.of(path), time);
     } catch (IllegalArgumentException e) {
-      throw new IllegalArgumentException(
-          AuthConfiguration.PREFIX + "." + key + ": " + e.getMessage(), e);
+      throw new IllegalArgumentException(key + ": " + e.getMessage(), e);
     }
   }
 }

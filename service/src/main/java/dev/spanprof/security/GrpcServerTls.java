@@ -2,6 +2,7 @@ package dev.spanprof.security;
 
 import io.grpc.ServerBuilder;
 import io.grpc.netty.NettyServerBuilder;
+import io.micrometer.core.instrument.MeterRegistry;
 import io.micronaut.context.annotation.Requires;
 import io.micronaut.context.event.BeanCreatedEvent;
 import io.micronaut.context.event.BeanCreatedEventListener;
@@ -14,9 +15,11 @@ import javax.net.ssl.SSLException;
 final class GrpcServerTls implements BeanCreatedEventListener<ServerBuilder<?>> {
 
   private final ServerTls tls;
+  private final TlsHandshakeFailures failures;
 
-  GrpcServerTls(ServerTls tls) {
+  GrpcServerTls(ServerTls tls, MeterRegistry registry) {
     this.tls = tls;
+    this.failures = new TlsHandshakeFailures("grpc", registry);
   }
 
   @Override
@@ -26,7 +29,7 @@ final class GrpcServerTls implements BeanCreatedEventListener<ServerBuilder<?>> 
           + event.getBean().getClass().getName());
     }
     try {
-      return netty.sslContext(tls.grpcContext());
+      return netty.protocolNegotiator(new GrpcTlsNegotiator(tls.grpcContext(), failures));
     } catch (SSLException e) {
       throw new IllegalStateException("cannot set up TLS on the gRPC port: " + e.getMessage(), e);
     }

@@ -1,5 +1,6 @@
 package dev.spanprof.security;
 
+import io.micrometer.core.instrument.MeterRegistry;
 import io.micronaut.context.annotation.Requires;
 import io.micronaut.context.event.BeanCreatedEvent;
 import io.micronaut.context.event.BeanCreatedEventListener;
@@ -18,8 +19,10 @@ import javax.net.ssl.SSLException;
 final class HttpServerTls implements BeanCreatedEventListener<NettyServerCustomizer.Registry> {
 
   private final SslContext context;
+  private final TlsHandshakeFailures failures;
 
-  HttpServerTls(ServerTls tls) {
+  HttpServerTls(ServerTls tls, MeterRegistry registry) {
+    this.failures = new TlsHandshakeFailures("http", registry);
     try {
       this.context = tls.httpContext();
     } catch (SSLException e) {
@@ -51,7 +54,8 @@ final class HttpServerTls implements BeanCreatedEventListener<NettyServerCustomi
 
     @Override
     public void onInitialPipelineBuilt() {
-      channel.pipeline().addFirst("spanprof-tls", context.newHandler(channel.alloc()));
+      channel.pipeline().addFirst("spanprof-tls", context.newHandler(channel.alloc()))
+          .addAfter("spanprof-tls", "spanprof-tls-failures", failures);
     }
   }
 }

@@ -1,15 +1,19 @@
 package dev.spanprof.security;
 
 import dev.spanprof.config.TlsConfiguration;
+import dev.spanprof.config.TlsFiles;
 import io.grpc.netty.GrpcSslContexts;
 import io.grpc.util.AdvancedTlsX509KeyManager;
 import io.grpc.util.AdvancedTlsX509TrustManager;
 import io.micronaut.context.annotation.Requires;
+import io.netty.handler.codec.http2.Http2SecurityUtil;
 import io.netty.handler.ssl.ClientAuth;
 import io.netty.handler.ssl.SslContext;
 import io.netty.handler.ssl.SslContextBuilder;
 import io.netty.handler.ssl.SslProvider;
+import io.netty.handler.ssl.SupportedCipherSuiteFilter;
 import jakarta.annotation.PreDestroy;
+import jakarta.inject.Inject;
 import jakarta.inject.Singleton;
 import java.io.File;
 import java.io.IOException;
@@ -31,15 +35,24 @@ import org.slf4j.LoggerFactory;
  * the last read, and changed files read again: a certificate rotated on disk (cert-manager) is
  * served to the next connection. A new pair is taken only once its key belongs to its
  * certificate, so a rotation caught half written keeps the old pair until the next look. TLS 1.3
- * preferred, 1.2 the minimum. Files unreadable, or a key of another certificate, stop the start
- * with a message naming the key; later, the pair in force stays and the failure is logged.
+ * preferred, 1.2 the minimum, with the suites HTTP/2 allows (forward secrecy and AEAD only) on
+ * every port, and no renegotiation asked by a client. Files missing or unreadable, or a key of
+ * another certificate, stop the start with a message naming the key; later, the pair in force
+ * stays and the failure is logged. The receivers' instance is a bean; the management port makes
+ * its own from {@code spanprof.management.tls.*}.
  */
 @Singleton
 @Requires(property = TlsConfiguration.PREFIX + ".cert-file", pattern = ".+")
-public final class ServerTls {
+public final class ServerTls implements AutoCloseable {
 
   private static final Logger LOG = LoggerFactory.getLogger(ServerTls.class);
   private static final String[] PROTOCOLS = {"TLSv1.3", "TLSv1.2"};
+
+  static {
+    // Read once by the JDK's TLS at its first server handshake, which needs a ServerTls first.
+    // TLS 1.2 lets a client ask to renegotiate, a cheap way to make the server do handshakes.
+    System.setProperty("jdk.tls.rejectClientInitiatedRenegotiation", "true");
+  }
 
   private final AdvancedTlsX509KeyManager keys = new AdvancedTlsX509KeyManager();
   private final AdvancedTlsX509TrustManager clients;
@@ -57,15 +70,21 @@ public final class ServerTls {
   private String identityStamp;
   private String trustStamp;
 
+  @Inject
   ServerTls(TlsConfiguration configuration) {
-    cert = new File(configuration.getCertFile());
-    key = new File(configuration.getKeyFile());
-    ca = configuration.getClientCaFile().isBlank() ? null
-        : new File(configuration.getClientCaFile());
+    this((TlsFiles) configuration);
+  }
+
+  public ServerTls(TlsFiles files) {
+    String prefix = files.prefix();
+    cert = existing(files.getCertFile(), prefix + ".cert-file");
+    key = existing(files.getKeyFile(), prefix + ".key-file");
+    ca = files.getClientCaFile().isBlank() ? null
+        : existing(files.getClientCaFile(), prefix + ".client-ca-file");
     try {
       loadIdentity();
     } catch (IOException | GeneralSecurityException | RuntimeException e) {
-      throw new IllegalArgumentException(TlsConfiguration.PREFIX + ".cert-file and .key-file ("
+      throw new IllegalArgumentException(prefix + ".cert-file and .key-file ("
           + cert + ", " + key + "): " + e.getMessage(), e);
     }
     clients = ca == null ? null : trustManager();
@@ -74,12 +93,21 @@ public final class ServerTls {
         loadTrust();
       } catch (IOException | GeneralSecurityException | RuntimeException e) {
         throw new IllegalArgumentException(
-            TlsConfiguration.PREFIX + ".client-ca-file (" + ca + "): " + e.getMessage(), e);
+            prefix + ".client-ca-file (" + ca + "): " + e.getMessage(), e);
       }
     }
-    long periodMillis = Math.max(1, configuration.getReloadInterval().toMillis());
+    long periodMillis = Math.max(1, files.getReloadInterval().toMillis());
     reloads.scheduleWithFixedDelay(this::reloadChanged, periodMillis, periodMillis,
         TimeUnit.MILLISECONDS);
+  }
+
+  /** gRPC's file watcher says "Probably a bug." of a file that is not there: say what is wrong. */
+  private static File existing(String path, String key) {
+    File file = new File(path);
+    if (!file.isFile()) {
+      throw new IllegalArgumentException(key + ": " + path + " not found");
+    }
+    return file;
   }
 
   /** Checks a client's certificate chain against the CA only: clients have no host name. */
@@ -146,15 +174,18 @@ public final class ServerTls {
   }
 
   private SslContextBuilder builder() {
-    SslContextBuilder builder = SslContextBuilder.forServer(keys).protocols(PROTOCOLS);
+    SslContextBuilder builder = SslContextBuilder.forServer(keys).protocols(PROTOCOLS)
+        .ciphers(Http2SecurityUtil.CIPHERS, SupportedCipherSuiteFilter.INSTANCE);
     if (clients != null) {
       builder.trustManager(clients).clientAuth(ClientAuth.REQUIRE);
     }
     return builder;
   }
 
+  /** Stops looking at the files. */
   @PreDestroy
-  void stop() {
+  @Override
+  public void close() {
     reloads.shutdownNow();
   }
 

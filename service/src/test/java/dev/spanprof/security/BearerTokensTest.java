@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.spanprof.assembly.ManualTimeSource;
 import dev.spanprof.config.AuthConfiguration;
+import dev.spanprof.config.ManagementConfiguration;
 import dev.spanprof.testing.Meters;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.nio.file.Files;
@@ -113,10 +114,30 @@ class BearerTokensTest {
     Files.writeString(directory.resolve("empty"), "# none yet\n");
     empty.setReadTokensFile(directory.resolve("empty").toString());
 
-    assertThatThrownBy(() -> new BearerTokens(missing, time, registry))
+    assertThatThrownBy(
+        () -> new BearerTokens(missing, new ManagementConfiguration(), time, registry))
         .hasMessageStartingWith("spanprof.auth.write-tokens-file: cannot read the tokens file");
-    assertThatThrownBy(() -> new BearerTokens(empty, time, registry))
+    assertThatThrownBy(
+        () -> new BearerTokens(empty, new ManagementConfiguration(), time, registry))
         .hasMessageEndingWith("holds no token");
+  }
+
+  @Test
+  void check_metricsNeedTheirOwnTokens_otherKindsAreNoneOfThem() throws Exception {
+    AuthConfiguration auth = new AuthConfiguration();
+    auth.setReadTokensFile(Files.writeString(directory.resolve("read"), "r1\n").toString());
+    ManagementConfiguration management = new ManagementConfiguration();
+    management.setReadTokensFile(
+        Files.writeString(directory.resolve("metrics"), "m1\n").toString());
+    BearerTokens tokens = new BearerTokens(auth, management, time, registry);
+
+    assertThat(tokens.check("Bearer m1", NO_CERTIFICATE, Access.METRICS, "management").allowed())
+        .isTrue();
+    assertThat(tokens.check("Bearer r1", NO_CERTIFICATE, Access.METRICS, "management").reason())
+        .isEqualTo("invalid");
+    assertThat(tokens.check("Bearer m1", NO_CERTIFICATE, Access.READ, "http").allowed())
+        .isFalse();
+    assertThat(new Meters(registry).gauge("spanprof.auth.tokens", "kind", "metrics")).isEqualTo(1);
   }
 
   @Test
@@ -127,7 +148,7 @@ class BearerTokensTest {
     listed.setWriteSubjects(java.util.List.of("CN=collector,O=example"));
     Files.writeString(directory.resolve("write"), "w1\n");
     flat.setWriteTokensFile(directory.resolve("write").toString());
-    BearerTokens tokens = new BearerTokens(flat, time, registry);
+    BearerTokens tokens = new BearerTokens(flat, new ManagementConfiguration(), time, registry);
 
     assertThat(flat.getWriteSubjects())
         .containsExactly("CN=collector,O=example", "CN=agent\\;1,O=example");
@@ -150,6 +171,6 @@ class BearerTokensTest {
       configuration.setReadTokensFile(Files.writeString(directory.resolve("read"), read)
           .toString());
     }
-    return new BearerTokens(configuration, time, registry);
+    return new BearerTokens(configuration, new ManagementConfiguration(), time, registry);
   }
 }

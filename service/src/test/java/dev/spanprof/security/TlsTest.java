@@ -98,6 +98,10 @@ class TlsTest implements TestPropertyProvider {
         .isEqualTo(1);
     assertThat(meters.count("spanprof.received.spans", "transport", "http") - httpBefore)
         .isEqualTo(1);
+    assertThat(meters.count("spanprof.tls.handshake.failures", "port", "grpc"))
+        .as("no certificate, an expired one").isGreaterThanOrEqualTo(2);
+    assertThat(meters.count("spanprof.tls.handshake.failures", "port", "http"))
+        .as("another CA's certificate, plaintext").isGreaterThanOrEqualTo(1);
   }
 
   /**
