@@ -150,7 +150,7 @@ class SpoolRestartTest {
    * thread of its own, so that the process never blocks on a full pipe.
    */
   private static int httpPortOf(Process process) throws Exception {
-    Pattern running = Pattern.compile("Server Running: http://[^:]+:(\\d+)");
+    Pattern running = Pattern.compile("the UI on http://[^:]+:(\\d+)/");
     CompletableFuture<Integer> port = new CompletableFuture<>();
     Thread reader = new Thread(() -> {
       try (BufferedReader log = new BufferedReader(
