@@ -35,6 +35,12 @@ final class BodyTooLargeHandler
 
   @Override
   public HttpResponse<byte[]> handle(HttpRequest request, ContentLengthExceededException e) {
+    return refuse(request, listener, maxMessageSize);
+  }
+
+  /** Counted, and a {@code Status} in the request's encoding. */
+  static HttpResponse<byte[]> refuse(HttpRequest<?> request, IngestListener listener,
+      int maxMessageSize) {
     listener.onRequestRejected(Transport.HTTP, IngestListener.RequestRejection.TOO_LARGE);
     boolean json = MediaType.APPLICATION_JSON.equals(
         OtlpHttpResponses.mediaType(request.getHeaders().get(HttpHeaders.CONTENT_TYPE)));

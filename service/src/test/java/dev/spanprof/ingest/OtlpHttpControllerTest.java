@@ -213,6 +213,54 @@ class OtlpHttpControllerTest {
   }
 
   @Test
+  void post_chunked20MiBBody_413WithAStatusInTheRequestsEncoding() throws Exception {
+    double before = rejected("too_large");
+
+    HttpResponse<byte[]> response = client.send(HttpRequest.newBuilder(
+            URI.create(Ports.of(context).httpUrl("/v1/traces")))
+        .header("Content-Type", PROTOBUF)
+        .POST(HttpRequest.BodyPublishers.ofInputStream(
+            () -> new java.io.ByteArrayInputStream(new byte[20 * 1024 * 1024])))
+        .build(), HttpResponse.BodyHandlers.ofByteArray());
+
+    assertThat(response.statusCode()).isEqualTo(413);
+    assertThat(Status.parseFrom(response.body()).getCode())
+        .isEqualTo(Code.RESOURCE_EXHAUSTED_VALUE);
+    assertThat(rejected("too_large") - before).isEqualTo(1);
+    assertStillServing();
+  }
+
+  @Test
+  void post_chunked12MiBBody_readWhole_notRefusedForItsSize() throws Exception {
+    HttpResponse<byte[]> response = client.send(HttpRequest.newBuilder(
+            URI.create(Ports.of(context).httpUrl("/v1/traces")))
+        .header("Content-Type", PROTOBUF)
+        .POST(HttpRequest.BodyPublishers.ofInputStream(
+            () -> new java.io.ByteArrayInputStream(new byte[12 * 1024 * 1024])))
+        .build(), HttpResponse.BodyHandlers.ofByteArray());
+
+    assertThat(response.statusCode()).as("decoded, and zeros are no protobuf").isEqualTo(400);
+  }
+
+  @Test
+  void post_headersOver16KiB_431WithAStatusAndCounted() throws Exception {
+    double before = rejected("too_large");
+
+    HttpResponse<byte[]> response = client.send(HttpRequest.newBuilder(
+            URI.create(Ports.of(context).httpUrl("/v1/traces")))
+        .header("Content-Type", JSON)
+        .header("X-Padding", "x".repeat(20_000))
+        .POST(HttpRequest.BodyPublishers.ofString("{}")).build(),
+        HttpResponse.BodyHandlers.ofByteArray());
+
+    assertThat(response.statusCode()).isEqualTo(431);
+    assertThat(jsonStatus(response).getMessage())
+        .isEqualTo("the request's headers are larger than spanprof.ingest.max-header-size");
+    assertThat(rejected("too_large") - before).isEqualTo(1);
+    assertStillServing();
+  }
+
+  @Test
   void post_gzipExpandingPast16MiB_413() throws Exception {
     byte[] bomb = gzip(new byte[20 * 1024 * 1024]);
     assertThat(bomb.length).isLessThan(100_000);
