@@ -19,7 +19,7 @@ export async function api(path) {
   } catch (error) {
     // Not JSON: the status line explains it below.
   }
-  if (response.status === 401) {
+  if (response.status === 401 || response.status === 403) {
     askForToken();
   }
   if (!response.ok) {
@@ -33,7 +33,8 @@ const TOKEN_KEY = 'spanprof.readToken';
 
 /**
  * With `spanprof.auth.read-tokens-file` set, the API asks for a read token: the page asks the
- * user once, keeps it for the tab, and loads again. The pages themselves hold no data.
+ * user, keeps it for the tab, and loads again. A token refused (401, or 403 for a write token)
+ * is asked for again. The pages themselves hold no data.
  */
 function askForToken() {
   if (document.getElementById('token-form')) return;

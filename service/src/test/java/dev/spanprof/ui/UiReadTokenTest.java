@@ -25,7 +25,8 @@ import org.openqa.selenium.support.ui.WebDriverWait;
 
 /**
  * With read tokens set, the UI in real Chromium: the page loads (it holds no data), its API call
- * is refused, it asks for a token, and with the token typed in it shows the data.
+ * is refused, it asks for a token; given a write token it asks again, and with the read token
+ * typed in it shows the data.
  */
 @MicronautTest
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
@@ -38,9 +39,11 @@ class UiReadTokenTest implements TestPropertyProvider {
   @Override
   public Map<String, String> getProperties() {
     try {
-      return Map.of("spanprof.auth.read-tokens-file", Files.writeString(
-          files.resolve("read"), "reader-7\n")
-          .toString());
+      return Map.of(
+          "spanprof.auth.read-tokens-file",
+          Files.writeString(files.resolve("read"), "reader-7\n").toString(),
+          "spanprof.auth.write-tokens-file",
+          Files.writeString(files.resolve("write"), "writer-3\n").toString());
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
@@ -54,7 +57,7 @@ class UiReadTokenTest implements TestPropertyProvider {
   }
 
   @Test
-  void page_asksForTheReadTokenThenShowsTheData() throws Exception {
+  void page_asksForTheReadTokenAgainAfterAWriteToken_thenShowsTheData() throws Exception {
     browser = Chromium.start(1200, 800, files.resolve("chromium"));
     browser.get(Ports.of(context).httpUrl("/traces"));
     WebDriverWait wait = new WebDriverWait(browser, Duration.ofSeconds(30));
@@ -62,6 +65,12 @@ class UiReadTokenTest implements TestPropertyProvider {
 
     assertThat(browser.findElement(By.cssSelector("#traces .error")).getText())
         .contains("a bearer token is required to read profiles");
+    form.findElement(By.name("token")).sendKeys("writer-3");
+    form.findElement(By.tagName("button")).click();
+
+    wait.until(ExpectedConditions.textToBePresentInElementLocated(By.cssSelector("#traces .error"),
+        "this token may not read profiles"));
+    form = wait.until(ExpectedConditions.presenceOfElementLocated(By.id("token-form")));
     form.findElement(By.name("token")).sendKeys("reader-7");
     form.findElement(By.tagName("button")).click();
 
