@@ -9,6 +9,9 @@
    scrapes it; its HTTP API must show the target up, spanprof_received_spans_total equal to the
    golden trace's span count, and spanprof_resource_time_seconds_total, in all and by state,
    equal to the golden resource times. The rules must evaluate over the scraped data.
+5. A second spanprof serves its management port with TLS (a CA and certificate openssl makes)
+   and asks for a token: plaintext and a scrape without the token are refused, the probes stay
+   open, and a real Prometheus with the shipped prometheus-tls.yml scrapes it.
 
 Everything started is stopped and every file written is removed, pass or fail.
 Run: /usr/bin/python3 deploy/test/prometheus_it.py (after the build: it needs the service jar).
@@ -23,6 +26,8 @@ import subprocess
 import sys
 import tempfile
 import time
+import ssl
+import urllib.error
 import urllib.parse
 import urllib.request
 
@@ -42,10 +47,21 @@ def free_port():
         return s.getsockname()[1]
 
 
-def http(url, data=None, headers=None):
+def http(url, data=None, headers=None, context=None):
     request = urllib.request.Request(url, data=data, headers=headers or {})
-    with urllib.request.urlopen(request, timeout=10) as response:
+    with urllib.request.urlopen(request, timeout=10, context=context) as response:
         return response.status, response.read().decode("utf-8")
+
+
+def status_of(url, headers=None, context=None):
+    """The HTTP status, a refusal's included; None when no HTTP answer came (a TLS port asked in
+    plaintext, say)."""
+    try:
+        return http(url, headers=headers, context=context)[0]
+    except urllib.error.HTTPError as e:
+        return e.code
+    except (urllib.error.URLError, OSError):
+        return None
 
 
 def until(what, probe):
@@ -84,11 +100,11 @@ def promtool_checks():
     print("ok: promtool check config, check rules, test rules")
 
 
-def start_spanprof(work, ports):
+def start_spanprof(work, ports, *options):
     overrides = os.path.join(work, "it.yml")
     with open(overrides, "w", encoding="utf-8") as f:
         f.write("spanprof:\n  pools:\n    capacity:\n      'C/*': 2\n")
-    log = open(os.path.join(work, "spanprof.log"), "w", encoding="utf-8")
+    log = open(os.path.join(work, "spanprof.log"), "a", encoding="utf-8")
     config_files = os.path.join(ROOT, "deploy", "kubernetes", "base", "spanprof.yml") + "," + overrides
     return subprocess.Popen([
         "java", "-Dmicronaut.config.files=" + config_files,
@@ -96,7 +112,7 @@ def start_spanprof(work, ports):
         f"-Dmicronaut.server.port={ports['http']}", "-Dgrpc.server.port=0",
         f"-Dspanprof.management.port={ports['management']}", "-Dspanprof.management.host=127.0.0.1",
         "-Dspanprof.assembly.trace-timeout=1s", "-Dspanprof.ranking.refresh=1s",
-        "-Dspanprof.pools.window=1s", "-Dspanprof.pools.lateness=2s",
+        "-Dspanprof.pools.window=1s", "-Dspanprof.pools.lateness=2s", *options,
         "-jar", JAR], stdout=log, stderr=subprocess.STDOUT)
 
 
@@ -134,9 +150,9 @@ def spanprof_checks(ports, golden_input, expected):
           "spanprof counted the golden trace's spans")
 
 
-def start_prometheus(work, ports):
+def start_prometheus(work, ports, config_name="prometheus.yml"):
     shutil.copy(os.path.join(PROMETHEUS_DIR, "rules.yml"), work)
-    with open(os.path.join(PROMETHEUS_DIR, "prometheus.yml"), encoding="utf-8") as f:
+    with open(os.path.join(PROMETHEUS_DIR, config_name), encoding="utf-8") as f:
         config = f.read()
     # The shipped file, pointed at this spanprof and scraping and evaluating every second.
     config = config.replace('"localhost:9464"', f'"127.0.0.1:{ports["management"]}"')
@@ -144,10 +160,11 @@ def start_prometheus(work, ports):
     check(f"127.0.0.1:{ports['management']}" in config, "prometheus.yml's target pointed at spanprof")
     with open(os.path.join(work, "prometheus.yml"), "w", encoding="utf-8") as f:
         f.write(config)
-    log = open(os.path.join(work, "prometheus.log"), "w", encoding="utf-8")
+    run("promtool", "check", "config", "prometheus.yml", cwd=work)
+    log = open(os.path.join(work, "prometheus.log"), "a", encoding="utf-8")
     return subprocess.Popen([
         "prometheus", "--config.file=" + os.path.join(work, "prometheus.yml"),
-        "--storage.tsdb.path=" + os.path.join(work, "data"),
+        "--storage.tsdb.path=" + os.path.join(work, "data-" + config_name),
         f"--web.listen-address=127.0.0.1:{ports['prometheus']}"], stdout=log, stderr=subprocess.STDOUT)
 
 
@@ -185,6 +202,53 @@ def prometheus_checks(ports, expected):
     check(list(ratio.values()) == [0.0], "recording rule spanprof:buffered_spans:ratio = 0 (buffer drained)")
 
 
+def make_certificate(secrets):
+    """A CA and a certificate it signed for localhost and 127.0.0.1, with openssl."""
+    os.makedirs(secrets)
+    run("openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "2", "-subj", "/CN=it-ca",
+        "-keyout", "ca.key", "-out", "spanprof-ca.crt", cwd=secrets)
+    run("openssl", "req", "-newkey", "rsa:2048", "-nodes", "-subj", "/CN=localhost",
+        "-keyout", "tls.key", "-out", "tls.csr", cwd=secrets)
+    with open(os.path.join(secrets, "san.ext"), "w", encoding="utf-8") as f:
+        f.write("subjectAltName=DNS:localhost,IP:127.0.0.1\n")
+    run("openssl", "x509", "-req", "-in", "tls.csr", "-CA", "spanprof-ca.crt", "-CAkey", "ca.key",
+        "-CAcreateserial", "-days", "2", "-extfile", "san.ext", "-out", "tls.crt", cwd=secrets)
+
+
+def secured_checks(work, ports):
+    """The management port with TLS and a token, scraped by Prometheus as prometheus-tls.yml says."""
+    secrets = os.path.join(work, "secrets")
+    make_certificate(secrets)
+    token = "it-metrics-token"
+    with open(os.path.join(secrets, "spanprof-metrics-token"), "w", encoding="utf-8") as f:
+        f.write(token + "\n")
+    spanprof = start_spanprof(work, ports,
+                              "-Dspanprof.management.tls.cert-file=" + os.path.join(secrets, "tls.crt"),
+                              "-Dspanprof.management.tls.key-file=" + os.path.join(secrets, "tls.key"),
+                              "-Dspanprof.management.read-tokens-file="
+                              + os.path.join(secrets, "spanprof-metrics-token"))
+    prometheus = None
+    try:
+        trusted = ssl.create_default_context(cafile=os.path.join(secrets, "spanprof-ca.crt"))
+        base = f"https://localhost:{ports['management']}"
+        until("spanprof ready over TLS", lambda: status_of(base + "/health/readiness", context=trusted) == 200)
+        check(status_of(f"http://127.0.0.1:{ports['management']}/health/readiness") is None,
+              "the management port answers no plaintext")
+        check(status_of(base + "/metrics", context=trusted) == 401, "/metrics without the token: 401")
+        check(status_of(base + "/metrics", {"Authorization": "Bearer " + token}, trusted) == 200,
+              "/metrics with the token: 200")
+        prometheus = start_prometheus(work, ports, "prometheus-tls.yml")
+        api = f"http://127.0.0.1:{ports['prometheus']}"
+        until("Prometheus ready", lambda: http(api + "/-/ready")[0] == 200)
+        tokens = until("spanprof_auth_tokens scraped over TLS with the token",
+                       lambda: query(ports, 'spanprof_auth_tokens{job="spanprof",kind="metrics"}'))
+        check(list(tokens.values()) == [1.0],
+              "Prometheus scraped https://…/metrics with prometheus-tls.yml: spanprof_auth_tokens{kind=metrics} = 1")
+    finally:
+        stop(prometheus)
+        stop(spanprof)
+
+
 def stop(process):
     if process and process.poll() is None:
         process.terminate()
@@ -210,6 +274,9 @@ def main():
         spanprof_checks(ports, golden_input, expected)
         prometheus = start_prometheus(work, ports)
         prometheus_checks(ports, expected)
+        stop(prometheus)
+        stop(spanprof)
+        secured_checks(work, ports)
     except BaseException:
         for log in ("spanprof.log", "prometheus.log"):
             path = os.path.join(work, log)

@@ -72,11 +72,12 @@ class SpanprofContainerChecks:
 
     def check_spanprof_container(self, container, readiness):
         self.assertEqual({p["name"]: p["containerPort"] for p in container["ports"]}, PORTS)
-        self.assertEqual(container["livenessProbe"]["httpGet"],
-                         {"path": "/health/liveness", "port": "metrics"})
+        # Plain HTTP, or HTTPS where the overlay serves the metrics port with TLS.
+        def target(probe):
+            return {k: v for k, v in container[probe]["httpGet"].items() if k != "scheme"}
+        self.assertEqual(target("livenessProbe"), {"path": "/health/liveness", "port": "metrics"})
         if readiness:
-            self.assertEqual(container["readinessProbe"]["httpGet"],
-                             {"path": "/health/readiness", "port": "metrics"})
+            self.assertEqual(target("readinessProbe"), {"path": "/health/readiness", "port": "metrics"})
         self.assertEqual(container["startupProbe"]["httpGet"]["path"], "/health/readiness")
         security = container["securityContext"]
         self.assertIs(security["readOnlyRootFilesystem"], True)
@@ -92,10 +93,10 @@ class SpanprofContainerChecks:
         self.assertEqual(container["resources"]["requests"]["memory"], limits["memory"],
                          "memory request equals limit: the heap is a share of the limit")
 
-    def check_scrape_annotations(self, pod_template):
+    def check_scrape_annotations(self, pod_template, **more):
         self.assertEqual(pod_template["metadata"]["annotations"], {
             "prometheus.io/scrape": "true", "prometheus.io/port": "9464",
-            "prometheus.io/path": "/metrics"})
+            "prometheus.io/path": "/metrics", **more})
 
     def check_config_map(self, config_map):
         config = yaml.safe_load(config_map["data"]["spanprof.yml"])
@@ -240,6 +241,17 @@ class GatewayTest(unittest.TestCase, SpanprofContainerChecks):
         self.assertEqual(config["extensions"][authenticator]["filename"],
                          projected[("spanprof-tokens", "gateway")])
 
+    def test_replicas_metrics_port_serves_tls_and_asks_for_its_own_token(self):
+        deployment = self.manifests[("Deployment", "spanprof")]
+        (container,) = deployment["spec"]["template"]["spec"]["containers"]
+        variables = env(container)
+        self.assertEqual(variables["SPANPROF_MANAGEMENT_TLS_CERT_FILE"], variables["SPANPROF_TLS_CERT_FILE"])
+        self.assertEqual(variables["SPANPROF_MANAGEMENT_TLS_KEY_FILE"], variables["SPANPROF_TLS_KEY_FILE"])
+        self.assertEqual(variables["SPANPROF_MANAGEMENT_READ_TOKENS_FILE"], "/etc/spanprof-tokens/metrics")
+        for probe in ("startupProbe", "livenessProbe", "readinessProbe"):
+            self.assertEqual(container[probe]["httpGet"]["scheme"], "HTTPS", probe)
+        self.check_scrape_annotations(deployment["spec"]["template"], **{"prometheus.io/scheme": "https"})
+
     def test_collector_routes_by_trace_id_to_the_headless_service(self):
         headless = self.manifests[("Service", "spanprof-headless")]
         self.assertEqual(headless["spec"]["clusterIP"], "None")
@@ -349,6 +361,30 @@ class PrometheusOperatorTest(unittest.TestCase):
         (endpoint,) = monitor["spec"]["endpoints"]
         self.assertIn(endpoint["port"], [p["name"] for p in service["spec"]["ports"]])
         self.assertEqual(endpoint["path"], "/metrics")
+
+    def test_gateway_service_monitor_presents_the_metrics_token_and_trusts_the_ca(self):
+        monitor = self.load("servicemonitor-gateway.yaml")
+        gateway = render("kubernetes/overlays/gateway")
+        service = gateway[("Service", "spanprof")]
+        headless = gateway[("Service", "spanprof-headless")]
+        self.assertEqual(monitor["metadata"]["namespace"], service["metadata"]["namespace"])
+        self.assertLessEqual(monitor["spec"]["selector"]["matchLabels"].items(),
+                             service["metadata"]["labels"].items())
+        (endpoint,) = monitor["spec"]["endpoints"]
+        self.assertIn(endpoint["port"], [p["name"] for p in service["spec"]["ports"]])
+        self.assertEqual(endpoint["scheme"], "https")
+        self.assertEqual(endpoint["authorization"]["credentials"], {"name": "spanprof-tokens", "key": "metrics"})
+        self.assertEqual(endpoint["tlsConfig"]["ca"]["secret"], {"name": "spanprof-tls", "key": "ca.crt"})
+        self.assertEqual(endpoint["tlsConfig"]["serverName"],
+                         f"{headless['metadata']['name']}.{headless['metadata']['namespace']}.svc")
+        # The token it presents is one the replicas read: the same Secret's key, mounted.
+        spec = gateway[("Deployment", "spanprof")]["spec"]["template"]["spec"]
+        (container,) = spec["containers"]
+        mounts = {m["mountPath"]: m["name"] for m in container["volumeMounts"]}
+        volumes = {v["name"]: v for v in spec["volumes"]}
+        directory, key = os.path.split(env(container)["SPANPROF_MANAGEMENT_READ_TOKENS_FILE"])
+        self.assertEqual(volumes[mounts[directory]]["secret"]["secretName"], "spanprof-tokens")
+        self.assertEqual(key, "metrics")
 
     def test_pod_monitor_keeps_the_spanprof_container_wherever_it_runs(self):
         monitor = self.load("podmonitor.yaml")
