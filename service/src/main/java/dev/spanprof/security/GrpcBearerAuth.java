@@ -8,10 +8,11 @@ import io.grpc.Status;
 import jakarta.inject.Singleton;
 
 /**
- * The gRPC listener's bearer tokens: OTLP's TraceService needs a write token, spanprof's
- * ProfileService a read token (when their files are set); health checks need none. A refused
- * call ends at once with UNAUTHENTICATED or PERMISSION_DENIED and a message; its request is not
- * read, so nothing of it is counted as received.
+ * The gRPC listener's bearer tokens: OTLP's TraceService needs a write token, health checks none,
+ * and every other service a read token (when their files are set): spanprof's ProfileService,
+ * and any service added later until it says otherwise (default deny, as {@link RouteAccess} on
+ * HTTP). A refused call ends at once with UNAUTHENTICATED or PERMISSION_DENIED and a message; its
+ * request is not read, so nothing of it is counted as received.
  */
 @Singleton
 final class GrpcBearerAuth implements ServerInterceptor {
@@ -20,7 +21,7 @@ final class GrpcBearerAuth implements ServerInterceptor {
       Metadata.Key.of("authorization", Metadata.ASCII_STRING_MARSHALLER);
   private static final String TRACE_SERVICE =
       "opentelemetry.proto.collector.trace.v1.TraceService";
-  private static final String PROFILE_SERVICE = "spanprof.v1.ProfileService";
+  private static final String HEALTH_SERVICE = "grpc.health.v1.Health";
 
   private final BearerTokens tokens;
 
@@ -33,10 +34,7 @@ final class GrpcBearerAuth implements ServerInterceptor {
       ServerCallHandler<Q, R> next) {
     String service = call.getMethodDescriptor().getServiceName();
     Access access = TRACE_SERVICE.equals(service) ? Access.WRITE
-        : PROFILE_SERVICE.equals(service) ? Access.READ : null;
-    if (access == null) {
-      return next.startCall(call, headers);
-    }
+        : HEALTH_SERVICE.equals(service) ? Access.OPEN : Access.READ;
     AuthDecision decision = tokens.check(headers.get(AUTHORIZATION),
         () -> ClientCertificates.subject(call), access, "grpc");
     if (decision.allowed()) {

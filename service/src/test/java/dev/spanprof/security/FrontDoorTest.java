@@ -8,6 +8,9 @@ import dev.spanprof.testing.Ports;
 import dev.spanprof.v1.GetRankingRequest;
 import dev.spanprof.v1.ProfileServiceGrpc;
 import io.grpc.ManagedChannel;
+import io.grpc.health.v1.HealthCheckRequest;
+import io.grpc.health.v1.HealthCheckResponse;
+import io.grpc.health.v1.HealthGrpc;
 import io.grpc.Metadata;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
@@ -136,6 +139,9 @@ class FrontDoorTest implements TestPropertyProvider {
       assertThat(write.getStatus().getDescription()).isEqualTo("this token may not read profiles");
       assertThat(stub.withInterceptors(bearer("r1"))
           .getRanking(GetRankingRequest.getDefaultInstance())).isNotNull();
+      assertThat(HealthGrpc.newBlockingStub(channel)
+          .check(HealthCheckRequest.getDefaultInstance()).getStatus())
+          .as("health checks need no token").isEqualTo(HealthCheckResponse.ServingStatus.SERVING);
     } finally {
       channel.shutdownNow().awaitTermination(10, TimeUnit.SECONDS);
     }
