@@ -2,6 +2,7 @@ package dev.spanprof.management;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.spanprof.testing.SlowClient;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micronaut.context.ApplicationContext;
@@ -9,12 +10,10 @@ import io.micronaut.context.annotation.Property;
 import io.micronaut.test.extensions.junit5.annotation.MicronautTest;
 import jakarta.inject.Inject;
 import java.io.IOException;
-import java.io.InputStream;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.net.Socket;
 import java.net.SocketException;
-import java.net.SocketTimeoutException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -67,28 +66,9 @@ class ManagementLimitsTest {
   @Test
   void trickleOfOneByteAtATime_closedAtTheRequestTimeoutFromItsFirstByte() throws Exception {
     byte[] request = "GET /health HTTP/1.1\r\nHost: x\r\n".getBytes(StandardCharsets.US_ASCII);
-    int sent = 0;
-    try (Socket slow = connect()) {
-      OutputStream out = slow.getOutputStream();
-      InputStream in = slow.getInputStream();
-      // A byte each time 100 ms pass with nothing read back; the listener closes mid-request.
-      slow.setSoTimeout(100);
-      for (byte b : request) {
-        out.write(b);
-        out.flush();
-        sent++;
-        try {
-          if (in.read() == -1) {
-            break;
-          }
-        } catch (SocketTimeoutException stillOpen) {
-          // the request is not whole yet, so nothing comes back: send the next byte
-        }
-      }
-    } catch (IOException reset) {
-      // closed while writing: as good as a close seen on read
-    }
-    assertThat(sent).as("closed before the request was whole").isLessThan(request.length);
+
+    assertThat(SlowClient.trickle(connect(), request)).as("closed before the request was whole")
+        .isLessThan(request.length);
   }
 
   @Test

@@ -12,8 +12,10 @@ import java.security.spec.PKCS8EncodedKeySpec;
 import java.util.Base64;
 import javax.net.ssl.KeyManager;
 import javax.net.ssl.KeyManagerFactory;
+import javax.net.ssl.SSLContext;
+import javax.net.ssl.TrustManagerFactory;
 
-/** A client's key managers from a PEM PKCS#8 RSA key and its PEM certificate. */
+/** A TLS client's keys from PEM files: its key and certificate, and the CA it trusts. */
 final class ClientKeys {
 
   private ClientKeys() {}
@@ -34,5 +36,21 @@ final class ClientKeys {
         KeyManagerFactory.getInstance(KeyManagerFactory.getDefaultAlgorithm());
     factory.init(store, new char[0]);
     return factory.getKeyManagers();
+  }
+
+  /** Trusts {@code caFile} and presents the certificate (for mutual TLS). */
+  static SSLContext context(Path caFile, Path keyFile, Path certFile) throws Exception {
+    KeyStore trust = KeyStore.getInstance("PKCS12");
+    trust.load(null, null);
+    try (FileInputStream in = new FileInputStream(caFile.toFile())) {
+      trust.setCertificateEntry("ca", CertificateFactory.getInstance("X.509")
+          .generateCertificate(in));
+    }
+    TrustManagerFactory trustManagers =
+        TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
+    trustManagers.init(trust);
+    SSLContext context = SSLContext.getInstance("TLS");
+    context.init(of(keyFile, certFile), trustManagers.getTrustManagers(), null);
+    return context;
   }
 }

@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowable;
 
 import java.io.BufferedReader;
-import java.io.FileInputStream;
 import java.io.IOException;
 import java.io.InputStreamReader;
 import java.io.OutputStream;
@@ -13,8 +12,6 @@ import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.security.KeyStore;
-import java.security.cert.CertificateFactory;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -23,7 +20,6 @@ import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.SSLSocket;
-import javax.net.ssl.TrustManagerFactory;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -98,7 +94,8 @@ class FrontDoorProcessTest {
       assertThat(line).as("started in time; so far: %s", startLog).isNotNull();
       startLog.add(line);
     }
-    client = clientContext();
+    client = ClientKeys.context(certificates.file("ca.crt"), certificates.file("client.key"),
+        certificates.file("client.crt"));
   }
 
   @AfterAll
@@ -219,23 +216,6 @@ class FrontDoorProcessTest {
       socket.close();
       throw e;
     }
-  }
-
-  /** Trusts the test CA and presents its client certificate (mutual TLS is on). */
-  private SSLContext clientContext() throws Exception {
-    KeyStore trust = KeyStore.getInstance("PKCS12");
-    trust.load(null, null);
-    try (FileInputStream in = new FileInputStream(certificates.file("ca.crt").toFile())) {
-      trust.setCertificateEntry("ca", CertificateFactory.getInstance("X.509")
-          .generateCertificate(in));
-    }
-    TrustManagerFactory trustManagers =
-        TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
-    trustManagers.init(trust);
-    SSLContext context = SSLContext.getInstance("TLS");
-    context.init(ClientKeys.of(certificates.file("client.key"), certificates.file("client.crt")),
-        trustManagers.getTrustManagers(), null);
-    return context;
   }
 
   private static int freePort() throws IOException {

@@ -56,7 +56,7 @@ import org.junit.jupiter.api.io.TempDir;
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class FrontDoorTest implements TestPropertyProvider {
 
-  private static final String ORIGIN = "https://app.example.com";
+  static final String ORIGIN = "https://app.example.com";
   @TempDir static Path tokens;
   private final HttpClient http = HttpClient.newHttpClient();
   @Inject ApplicationContext context;
@@ -64,12 +64,17 @@ class FrontDoorTest implements TestPropertyProvider {
 
   @Override
   public Map<String, String> getProperties() {
+    return properties(tokens);
+  }
+
+  /** Write tokens w-old and w-new, read token r1, and {@link #ORIGIN} allowed by CORS. */
+  static Map<String, String> properties(Path directory) {
     try {
       return Map.of(
           "spanprof.auth.write-tokens-file",
-          Files.writeString(tokens.resolve("write"), "w-old\nw-new\n").toString(),
+          Files.writeString(directory.resolve("write"), "w-old\nw-new\n").toString(),
           "spanprof.auth.read-tokens-file",
-          Files.writeString(tokens.resolve("read"), "r1\n").toString(),
+          Files.writeString(directory.resolve("read"), "r1\n").toString(),
           "spanprof.ingest.cors.allowed-origins", ORIGIN);
     } catch (IOException e) {
       throw new UncheckedIOException(e);

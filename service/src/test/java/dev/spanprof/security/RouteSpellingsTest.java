@@ -16,7 +16,6 @@ import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -37,7 +36,7 @@ import org.junit.jupiter.api.io.TempDir;
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class RouteSpellingsTest implements TestPropertyProvider {
 
-  private static final String ORIGIN = "https://app.example.com";
+  private static final String ORIGIN = FrontDoorTest.ORIGIN;
   private static final String TRACE_ID = "0af7651916cd43dd8448eb211c80319c";
   @TempDir static Path tokens;
   @Inject ApplicationContext context;
@@ -45,16 +44,7 @@ class RouteSpellingsTest implements TestPropertyProvider {
 
   @Override
   public Map<String, String> getProperties() {
-    try {
-      return Map.of(
-          "spanprof.auth.write-tokens-file",
-          Files.writeString(tokens.resolve("write"), "w1\n").toString(),
-          "spanprof.auth.read-tokens-file",
-          Files.writeString(tokens.resolve("read"), "r1\n").toString(),
-          "spanprof.ingest.cors.allowed-origins", ORIGIN);
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
+    return FrontDoorTest.properties(tokens);
   }
 
   @Test
@@ -89,9 +79,9 @@ class RouteSpellingsTest implements TestPropertyProvider {
 
   @Test
   void otlpWithATrailingSlash_needsTheWriteTokenAndAnAllowedOrigin() {
-    assertThat(status("POST", "/v1/traces/", "w1", "https://evil.example")).isEqualTo(403);
+    assertThat(status("POST", "/v1/traces/", "w-new", "https://evil.example")).isEqualTo(403);
     assertThat(status("POST", "/v1/traces/", "r1", ORIGIN)).isEqualTo(403);
-    assertThat(status("POST", "/v1/traces/", "w1", ORIGIN)).isEqualTo(200);
+    assertThat(status("POST", "/v1/traces/", "w-new", ORIGIN)).isEqualTo(200);
   }
 
   @Test

@@ -4,17 +4,15 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.spanprof.testing.Meters;
 import dev.spanprof.testing.Ports;
+import dev.spanprof.testing.SlowClient;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micronaut.context.ApplicationContext;
 import io.micronaut.context.annotation.Property;
 import io.micronaut.test.extensions.junit5.annotation.MicronautTest;
 import jakarta.inject.Inject;
 import java.io.IOException;
-import java.io.InputStream;
-import java.io.OutputStream;
 import java.net.Socket;
 import java.net.SocketException;
-import java.net.SocketTimeoutException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -41,7 +39,7 @@ class SlowHeadersTest {
 
   @Test
   void trickleOfHeaderBytes_closedBeforeTheHeadersAreWhole() throws Exception {
-    assertThat(trickle()).as("closed before the request was whole").isLessThan(REQUEST.length);
+    assertThat(SlowClient.trickle(connect(), REQUEST)).as("closed before the request was whole").isLessThan(REQUEST.length);
     assertThat(new Meters(registry).count("spanprof.rejected.requests", "transport", "http",
         "reason", "header_timeout")).isPositive();
   }
@@ -78,31 +76,6 @@ class SlowHeadersTest {
         socket.close();
       }
     }
-  }
-
-  /** Sends a byte each time 100 ms pass with nothing read back; how many were sent. */
-  private int trickle() throws IOException {
-    int sent = 0;
-    try (Socket socket = connect()) {
-      OutputStream out = socket.getOutputStream();
-      InputStream in = socket.getInputStream();
-      socket.setSoTimeout(100);
-      for (byte b : REQUEST) {
-        out.write(b);
-        out.flush();
-        sent++;
-        try {
-          if (in.read() == -1) {
-            break;
-          }
-        } catch (SocketTimeoutException stillOpen) {
-          // the headers are not whole yet, so nothing comes back: send the next byte
-        }
-      }
-    } catch (SocketException reset) {
-      // closed while writing: as good as a close seen on read
-    }
-    return sent;
   }
 
   private Socket connect() throws IOException {

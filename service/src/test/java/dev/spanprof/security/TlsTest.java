@@ -18,14 +18,12 @@ import java.math.BigInteger;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
-import java.security.KeyStore;
 import java.security.cert.CertificateFactory;
 import java.security.cert.X509Certificate;
 import java.time.Duration;
 import java.util.Map;
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.SSLSocket;
-import javax.net.ssl.TrustManagerFactory;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.io.TempDir;
@@ -158,15 +156,8 @@ class TlsTest implements TestPropertyProvider {
 
   /** The serial of the certificate the HTTP port presents to a new connection (mutual TLS). */
   private BigInteger servedSerial() throws Exception {
-    KeyStore trust = KeyStore.getInstance("PKCS12");
-    trust.load(null, null);
-    trust.setCertificateEntry("ca", certificate("ca.crt"));
-    TrustManagerFactory trustManagers =
-        TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
-    trustManagers.init(trust);
-    SSLContext ssl = SSLContext.getInstance("TLS");
-    ssl.init(ClientKeys.of(certificates.file("client.key"), certificates.file("client.crt")),
-        trustManagers.getTrustManagers(), null);
+    SSLContext ssl = ClientKeys.context(certificates.file("ca.crt"),
+        certificates.file("client.key"), certificates.file("client.crt"));
     try (SSLSocket socket = (SSLSocket) ssl.getSocketFactory()
         .createSocket("localhost", Ports.of(context).http())) {
       socket.startHandshake();
