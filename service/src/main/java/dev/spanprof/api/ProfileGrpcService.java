@@ -196,9 +196,16 @@ final class ProfileGrpcService extends ProfileServiceGrpc.ProfileServiceImplBase
           .withDescription("top must not be negative, got " + request.getTop()).asRuntimeException());
       return;
     }
+    if (request.getService().isEmpty() != request.getOperation().isEmpty()) {
+      responses.onError(Status.INVALID_ARGUMENT.withDescription("service and operation name a "
+          + "root operation together: give both or neither").asRuntimeException());
+      return;
+    }
     int top = request.getTop() == 0 ? DEFAULT_TOP : request.getTop();
+    RankingSnapshot snapshot = request.getService().isEmpty() ? ranking.latest()
+        : ranking.forRoot(new Operation(request.getService(), request.getOperation()));
     Ranking.Builder answer = Ranking.newBuilder();
-    for (RankingSnapshot.Row row : ranking.latest().top(top, sort)) {
+    for (RankingSnapshot.Row row : snapshot.top(top, sort)) {
       RankingView.RankingRow view = RankingView.RankingRow.of(row,
           RankingController.durationWindow(distributions, row.operation()));
       answer.addOperations(RankedOperation.newBuilder()
@@ -207,6 +214,7 @@ final class ProfileGrpcService extends ProfileServiceGrpc.ProfileServiceImplBase
           .setRank(view.rank())
           .setInvolvement(view.involvement())
           .setCount(view.count())
+          .setErrorCount(view.errorCount())
           .setDurationMeanNs(view.durationMeanNs())
           .setDurationMinNs(view.durationMinNs())
           .setDurationMaxNs(view.durationMaxNs())

@@ -19,7 +19,8 @@ import io.micronaut.http.annotation.QueryValue;
 import org.HdrHistogram.AbstractHistogram;
 
 /**
- * {@code GET /api/v1/ranking?top=N&sort=involvement|critical_path|self_time} and
+ * {@code GET /api/v1/ranking?top=N&sort=involvement|critical_path|self_time} (over all traces, or
+ * with {@code service=S&operation=O} over that root operation's traces, computed when asked) and
  * {@code GET /api/v1/ranking/edges?service=S&operation=O}, from the latest ranking (recomputed
  * every {@code spanprof.ranking.refresh}).
  */
@@ -37,7 +38,12 @@ final class RankingController {
   }
 
   @Get(produces = MediaType.APPLICATION_JSON)
-  HttpResponse<?> ranking(@QueryValue @Nullable Integer top, @QueryValue @Nullable String sort) {
+  HttpResponse<?> ranking(@QueryValue @Nullable Integer top, @QueryValue @Nullable String sort,
+      @QueryValue @Nullable String service, @QueryValue @Nullable String operation) {
+    if ((service == null) != (operation == null)) {
+      return badRequest("service and operation name a root operation together, e.g. "
+          + "?service=checkout&operation=GET%20/cart; give both or neither");
+    }
     int rows = top == null ? DEFAULT_TOP : top;
     if (rows < 1) {
       return badRequest("top must be at least 1, got " + rows);
@@ -47,7 +53,9 @@ final class RankingController {
     if (order == null) {
       return badRequest("sort must be involvement, critical_path or self_time, got '" + sort + "'");
     }
-    return HttpResponse.ok(ranking.latest().top(rows, order).stream()
+    RankingSnapshot snapshot = service == null ? ranking.latest()
+        : ranking.forRoot(new Operation(service, operation));
+    return HttpResponse.ok(snapshot.top(rows, order).stream()
         .map(row -> RankingRow.of(row, durationWindow(distributions, row.operation())))
         .toList());
   }

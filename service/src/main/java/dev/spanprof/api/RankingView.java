@@ -26,6 +26,7 @@ final class RankingView {
       int rank,
       double involvement,
       long count,
+      long errorCount,
       double durationMeanNs,
       long durationMinNs,
       long durationMaxNs,
@@ -55,7 +56,8 @@ final class RankingView {
         flags.add("bottleneck");
       }
       return new RankingRow(row.operation().service(), row.operation().name(), row.rank(),
-          row.involvement(), row.count(), row.durationMeanNs(), row.durationMinNs(),
+          row.involvement(), row.count(), row.errorCount(), row.durationMeanNs(),
+          row.durationMinNs(),
           row.durationMaxNs(), row.durationStddevNs(),
           known ? durationWindow.getValueAtPercentile(50) : 0,
           known ? durationWindow.getValueAtPercentile(99) : 0,

@@ -3,7 +3,7 @@ package dev.spanprof.api;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import dev.spanprof.analysis.span.Ids;
 import dev.spanprof.analysis.span.SpanKind;
-import dev.spanprof.analysis.tail.PathTimes;
+import dev.spanprof.analysis.trace.PathTimes;
 import dev.spanprof.analysis.trace.SpanSegments;
 import dev.spanprof.analysis.trace.TraceProfile;
 import dev.spanprof.analysis.trace.TraceProfile.SpanProfile;

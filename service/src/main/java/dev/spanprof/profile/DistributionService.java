@@ -124,7 +124,8 @@ public final class DistributionService implements ProfileConsumer {
           result.selfTimeNs(), series.criticalPath(), result.criticalPathNs(), trace.traceId(),
           span.spanId(), nowNanos, epochMillis);
     }
-    if (profile.primaryRoot() >= 0) {
+    // Per span above; per trace only for whole traces, as a late fragment is none (§2).
+    if (profile.primaryRoot() >= 0 && !trace.fragment()) {
       SpanRecord root = spans.get(profile.primaryRoot());
       registry.series(operationKey(Kind.TRACE_TTX, root, List.of()), 0, nowNanos)
           .record(profile.ttxNs(), trace.traceId(), root.spanId(), nowNanos, epochMillis);

@@ -1,6 +1,7 @@
 package dev.spanprof.profile;
 
 import dev.spanprof.analysis.ranking.CallRanking;
+import dev.spanprof.analysis.span.Operation;
 import dev.spanprof.analysis.ranking.RankingSnapshot;
 import dev.spanprof.analysis.trace.TraceProfile;
 import dev.spanprof.assembly.CompletedTrace;
@@ -40,12 +41,24 @@ public final class RankingService implements ProfileConsumer {
 
   @Override
   public void accept(CompletedTrace trace, TraceProfile profile, long nowNanos) {
-    ranking.add(trace.spans(), profile, nowNanos);
+    if (trace.fragment()) {
+      ranking.addLateFragment(trace.spans(), profile, nowNanos);
+    } else {
+      ranking.add(trace.spans(), profile, nowNanos);
+    }
   }
 
   /** The most recently computed ranking. */
   public RankingSnapshot latest() {
     return latest;
+  }
+
+  /**
+   * The ranking over the traces whose primary root is {@code root}, computed now: asked for
+   * rarely, and the power iteration over one root's operations is small.
+   */
+  public RankingSnapshot forRoot(Operation root) {
+    return ranking.snapshot(time.nanoTime(), root);
   }
 
   /** Recomputes now; the schedule does this every refresh interval. */

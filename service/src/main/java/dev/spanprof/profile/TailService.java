@@ -36,7 +36,10 @@ public final class TailService implements ProfileConsumer {
 
   @Override
   public void accept(CompletedTrace trace, TraceProfile profile, long nowNanos) {
-    window.add(profile, nowNanos);
+    // A late fragment is no trace of its own (semantics.md §2): its root is no trace's root.
+    if (!trace.fragment()) {
+      window.add(profile, nowNanos);
+    }
   }
 
   public List<TailRoot> roots() {

@@ -127,6 +127,23 @@ class RankingControllerTest {
         .isEqualTo("{\"error\":\"sort must be involvement, critical_path or self_time, got 'fastest'\"}");
     assertThat(get("/api/v1/ranking?top=0").statusCode()).isEqualTo(400);
     assertThat(get("/api/v1/ranking/edges?service=fleet").statusCode()).isEqualTo(400);
+    assertThat(get("/api/v1/ranking?service=fleet").body())
+        .contains("service and operation name a root operation together");
+  }
+
+  @Test
+  void ranking_overOneRootOperation_sharesSumToOne() throws Exception {
+    JsonArray rows = getArray("/api/v1/ranking?sort=critical_path&service=fleet&operation=dispatch");
+    JsonArray none = getArray("/api/v1/ranking?service=fleet&operation=slow");
+
+    assertThat(rows).hasSize(3);
+    double shares = 0;
+    for (int i = 0; i < rows.size(); i++) {
+      shares += rows.get(i).getAsJsonObject().get("criticalPathShare").getAsDouble();
+      assertThat(rows.get(i).getAsJsonObject().get("errorCount").getAsLong()).isZero();
+    }
+    assertThat(shares).isCloseTo(1, org.assertj.core.data.Offset.offset(1e-12));
+    assertThat(none).as("slow is no trace's root").isEmpty();
   }
 
   @Test

@@ -3,6 +3,8 @@ package dev.spanprof.analysis.ranking;
 import dev.spanprof.analysis.internal.StampedSlots;
 import dev.spanprof.analysis.span.Operation;
 import dev.spanprof.analysis.span.SpanRecord;
+import dev.spanprof.analysis.span.SpanStatus;
+import dev.spanprof.analysis.trace.PathTimes;
 import dev.spanprof.analysis.trace.TraceProfile;
 import dev.spanprof.analysis.trace.TraceProfile.SpanProfile;
 import java.time.Duration;
@@ -22,9 +24,19 @@ import java.util.Set;
  * <p>Every parent→child span pair adds a call transition parent→child and a return transition
  * child→parent between their operations. The involvement of an operation is the stationary
  * distribution π of P' = (1 − ε)·P + ε/N, P the row-normalised transition counts (rows with no
- * transitions uniform). Beside it, per operation, the static figures (count, duration and self
- * time mean/min/max/standard deviation, critical-path time) and per edge the conditional ones
- * (count, mean and max duration of the callee under that caller).
+ * transitions uniform). Beside it, per operation, the static figures (count, errors, duration
+ * and self time mean/min/max/standard deviation, critical-path time) and per edge the conditional
+ * ones (count, mean and max duration of the callee under that caller).
+ *
+ * <p><b>Critical-path share.</b> cp(o, T) and D(T) of semantics.md §6: the primary root's path
+ * only, so that Σ_o cp(o, T) = D(T) and the shares of all operations sum to 1. A late fragment
+ * (semantics.md §2) is no trace of its own: its spans count in every per-span figure, but it adds
+ * no critical-path time, no duration D and belongs to no root.
+ *
+ * <p><b>Per root operation.</b> Every figure is kept by the operation of the trace's primary root,
+ * so a ranking can be asked over one root's traces ({@link #snapshot(long, Operation)}) as well as
+ * over all, each of its rows over the same traces. Roots are operations, admitted under the same
+ * limit.
  *
  * <p><b>Window.</b> Traces are added to the bucket of the time they were analysed; the window is
  * {@value #BUCKETS} buckets, so data ages out a tenth of a window at a time.
@@ -78,21 +90,38 @@ public final class CallRanking {
 
   /** Adds an analysed trace at time {@code nowNanos} (of the same clock as {@link #snapshot}). */
   public synchronized void add(List<SpanRecord> spans, TraceProfile profile, long nowNanos) {
+    add(spans, profile, false, nowNanos);
+  }
+
+  /**
+   * Adds a late fragment of a trace analysed before (semantics.md §2): its spans, as {@link #add}
+   * does, but no trace of its own.
+   */
+  public synchronized void addLateFragment(List<SpanRecord> spans, TraceProfile profile,
+      long nowNanos) {
+    add(spans, profile, true, nowNanos);
+  }
+
+  private void add(List<SpanRecord> spans, TraceProfile profile, boolean lateFragment,
+      long nowNanos) {
     Bucket bucket = current(nowNanos);
-    bucket.primaryRootNanos += profile.criticalPathNs();
     // Each of the trace's operations admitted and looked up once, in order of first appearance
     // (the order spans would admit them in).
     List<Operation> distinct = profile.distinctOperations();
+    boolean whole = !lateFragment && profile.primaryRoot() >= 0;
+    RootStats root = whole
+        ? bucket.root(admit(distinct.get(profile.spans().get(profile.primaryRoot()).operation())))
+        : bucket.fragments;
     Operation[] admitted = new Operation[distinct.size()];
     OperationStats[] stats = new OperationStats[distinct.size()];
     for (int o = 0; o < admitted.length; o++) {
-      // An operation already in the current bucket is live: one lookup, not two.
-      stats[o] = bucket.operations.get(distinct.get(o));
+      // An operation already under this root in the current bucket is live: one lookup, not two.
+      stats[o] = root.operations.get(distinct.get(o));
       if (stats[o] != null) {
         admitted[o] = distinct.get(o);
       } else {
         admitted[o] = admit(distinct.get(o));
-        stats[o] = bucket.operations.computeIfAbsent(admitted[o], unused -> new OperationStats());
+        stats[o] = root.operation(admitted[o]);
       }
     }
     // A trace's edges repeat (a handler calling the same client many times): each distinct one
@@ -110,8 +139,9 @@ public final class CallRanking {
       if (admitted[o] != distinct.get(o)) {
         overflowSpans++;
       }
-      long duration = spans.get(i).durationNanos();
-      stats[o].add(duration, result.selfTimeNs(), result.criticalPathNs());
+      SpanRecord span = spans.get(i);
+      long duration = span.durationNanos();
+      stats[o].add(duration, result.selfTimeNs(), span.status() == SpanStatus.ERROR);
       if (result.parentIndex() >= 0) {
         int caller = profile.spans().get(result.parentIndex()).operation();
         EdgeStats edge;
@@ -128,6 +158,13 @@ public final class CallRanking {
         edge.add(duration);
       }
     }
+    if (whole) {
+      root.durationNanos += profile.criticalPathNs();
+      long[] path = PathTimes.of(profile).byOperation();
+      for (int o = 0; o < path.length; o++) {
+        stats[o].criticalNanos += path[o];
+      }
+    }
   }
 
   /** Spans counted under {@link #OVERFLOW} since start because the operation limit was reached. */
@@ -135,20 +172,31 @@ public final class CallRanking {
     return overflowSpans;
   }
 
-  /** The ranking over the window ending at {@code nowNanos}. */
+  /** The ranking over the window ending at {@code nowNanos}, over all its traces. */
   public RankingSnapshot snapshot(long nowNanos) {
+    return snapshot(nowNanos, null);
+  }
+
+  /**
+   * The ranking over the traces of the window ending at {@code nowNanos} whose primary root is of
+   * operation {@code root}; null: over all of them, late fragments included.
+   */
+  public RankingSnapshot snapshot(long nowNanos, Operation root) {
     Map<Operation, OperationStats> operations = new HashMap<>();
     Map<Edge, EdgeStats> edges = new HashMap<>();
-    long primaryRootNanos = 0;
+    long durationNanos = 0;
     synchronized (this) {
       expire(nowNanos);
       for (Bucket bucket : buckets) {
-        bucket.operations.forEach((caller, stats) -> {
-          operations.computeIfAbsent(caller, unused -> new OperationStats()).merge(stats);
-          stats.calls.forEach((callee, call) ->
-              edges.computeIfAbsent(new Edge(caller, callee), unused -> new EdgeStats()).merge(call));
-        });
-        primaryRootNanos += bucket.primaryRootNanos;
+        for (Map.Entry<Operation, RootStats> entry : bucket.roots.entrySet()) {
+          if (root == null || root.equals(entry.getKey())) {
+            entry.getValue().mergeInto(operations, edges);
+            durationNanos += entry.getValue().durationNanos;
+          }
+        }
+        if (root == null) {
+          bucket.fragments.mergeInto(operations, edges);
+        }
       }
     }
     List<Operation> nodes = new ArrayList<>(operations.keySet());
@@ -159,11 +207,10 @@ public final class CallRanking {
     for (int v = 0; v < nodes.size(); v++) {
       OperationStats stats = operations.get(nodes.get(v));
       rows.add(new RankingSnapshot.Row(nodes.get(v), involvement[v], 0, stats.count,
-          stats.duration.mean(), stats.duration.min, stats.duration.max, stats.duration.stddev(),
-          stats.self.mean(), stats.self.min, stats.self.max, stats.self.stddev(),
-          Math.round(stats.self.sum),
-          stats.criticalNanos,
-          primaryRootNanos == 0 ? 0 : (double) stats.criticalNanos / primaryRootNanos,
+          stats.errors, stats.duration.mean(), stats.duration.min, stats.duration.max,
+          stats.duration.stddev(), stats.self.mean(), stats.self.min, stats.self.max,
+          stats.self.stddev(), Math.round(stats.self.sum), stats.criticalNanos,
+          durationNanos == 0 ? 0 : (double) stats.criticalNanos / durationNanos,
           false, false));
     }
     List<RankingSnapshot.EdgeRow> edgeRows = new ArrayList<>(edges.size());
@@ -316,7 +363,11 @@ public final class CallRanking {
     if (dropped) {
       liveOperations.clear();
       for (Bucket bucket : buckets) {
-        liveOperations.addAll(bucket.operations.keySet());
+        bucket.roots.forEach((root, stats) -> {
+          liveOperations.add(root);
+          liveOperations.addAll(stats.operations.keySet());
+        });
+        liveOperations.addAll(bucket.fragments.operations.keySet());
       }
     }
   }
@@ -325,11 +376,35 @@ public final class CallRanking {
 
   private static final class Bucket {
     final long id;
-    final Map<Operation, OperationStats> operations = new HashMap<>();
-    long primaryRootNanos;
+    /** By the operation of the traces' primary roots. */
+    final Map<Operation, RootStats> roots = new HashMap<>();
+    /** Late fragments: their spans, under no root. */
+    final RootStats fragments = new RootStats();
 
     Bucket(long id) {
       this.id = id;
+    }
+
+    RootStats root(Operation operation) {
+      return roots.computeIfAbsent(operation, unused -> new RootStats());
+    }
+  }
+
+  /** The figures of the traces of one root operation: per operation, and Σ D. */
+  private static final class RootStats {
+    final Map<Operation, OperationStats> operations = new HashMap<>();
+    long durationNanos;
+
+    OperationStats operation(Operation operation) {
+      return operations.computeIfAbsent(operation, unused -> new OperationStats());
+    }
+
+    void mergeInto(Map<Operation, OperationStats> operations, Map<Edge, EdgeStats> edges) {
+      this.operations.forEach((caller, stats) -> {
+        operations.computeIfAbsent(caller, unused -> new OperationStats()).merge(stats);
+        stats.calls.forEach((callee, call) ->
+            edges.computeIfAbsent(new Edge(caller, callee), unused -> new EdgeStats()).merge(call));
+      });
     }
   }
 
@@ -379,6 +454,7 @@ public final class CallRanking {
    */
   private static final class OperationStats {
     long count;
+    long errors;
     final Moments duration = new Moments();
     final Moments self = new Moments();
     long criticalNanos;
@@ -388,15 +464,16 @@ public final class CallRanking {
       return calls.computeIfAbsent(callee, unused -> new EdgeStats());
     }
 
-    void add(long durationNanos, long selfNanos, long criticalPathNanos) {
+    void add(long durationNanos, long selfNanos, boolean error) {
       count++;
+      errors += error ? 1 : 0;
       duration.add(durationNanos);
       self.add(selfNanos);
-      criticalNanos += criticalPathNanos;
     }
 
     void merge(OperationStats other) {
       count += other.count;
+      errors += other.errors;
       duration.merge(other.duration);
       self.merge(other.self);
       criticalNanos += other.criticalNanos;

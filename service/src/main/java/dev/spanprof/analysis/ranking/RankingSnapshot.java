@@ -17,7 +17,9 @@ public record RankingSnapshot(List<Row> rows, List<EdgeRow> edges) {
    *
    * @param involvement its stationary probability π
    * @param rank 1 for the highest involvement
-   * @param criticalPathShare Σ its critical-path time / Σ primary-root durations
+   * @param errorCount its spans with status ERROR
+   * @param criticalPathNs Σ cp(o, T): its critical-path time in the primary roots' trees
+   * @param criticalPathShare Σ cp(o, T) / Σ D(T) (semantics.md §4); the shares sum to 1
    * @param dispatcher involvement in the top decile (the best max(1, ⌊N/10⌋) rows) while mean
    *     self time is in the bottom half (at most the lower median)
    * @param bottleneck critical-path share positive and in the top decile
@@ -27,6 +29,7 @@ public record RankingSnapshot(List<Row> rows, List<EdgeRow> edges) {
       double involvement,
       int rank,
       long count,
+      long errorCount,
       double durationMeanNs,
       long durationMinNs,
       long durationMaxNs,
@@ -42,7 +45,7 @@ public record RankingSnapshot(List<Row> rows, List<EdgeRow> edges) {
       boolean bottleneck) {
 
     Row ranked(int rank, boolean dispatcher, boolean bottleneck) {
-      return new Row(operation, involvement, rank, count, durationMeanNs, durationMinNs,
+      return new Row(operation, involvement, rank, count, errorCount, durationMeanNs, durationMinNs,
           durationMaxNs, durationStddevNs, selfTimeMeanNs, selfTimeMinNs, selfTimeMaxNs,
           selfTimeStddevNs, selfTimeTotalNs, criticalPathNs, criticalPathShare, dispatcher,
           bottleneck);

@@ -1,6 +1,7 @@
 package dev.spanprof.analysis.tail;
 
 import dev.spanprof.analysis.span.Operation;
+import dev.spanprof.analysis.trace.PathTimes;
 import dev.spanprof.analysis.trace.TraceProfile;
 import java.time.Duration;
 import java.util.ArrayDeque;

@@ -134,6 +134,92 @@ class CallRankingTest {
     });
   }
 
+  /**
+   * Two roots overlapping (the README's seed case 3 has such): only the primary root's tree counts
+   * for the critical-path share, so the shares sum to 1; the second root's tree adds none.
+   */
+  @Test
+  void criticalPathShare_secondRootsTreeLeftOut_sharesSumToOne() {
+    TraceBuilder trace = new TraceBuilder()
+        .span("first", null, "1", 0, 100)
+        .span("work", "first", "1", 10, 90)
+        .span("second", null, "2", 50, 400)
+        .span("other", "second", "2", 60, 390);
+
+    RankingSnapshot snapshot = rank(1e-6, trace).snapshot(0);
+
+    Map<String, Double> shares = snapshot.rows().stream()
+        .collect(Collectors.toMap(row -> row.operation().name(), Row::criticalPathShare));
+    assertThat(shares.values().stream().mapToDouble(Double::doubleValue).sum())
+        .isCloseTo(1, within(1e-12));
+    assertThat(shares).containsEntry("first", 0.2).containsEntry("work", 0.8)
+        .containsEntry("second", 0.0).containsEntry("other", 0.0);
+  }
+
+  /**
+   * A shop whose checkout waits 62 % of its time on db.query, beside one hour-long batch: over
+   * all traces the batch drowns the shop; over the checkout's own traces db.query is 62 %.
+   */
+  @Test
+  void criticalPathShare_perRootOperation_overThatRootsTracesOnly() {
+    CallRanking ranking = new CallRanking(WINDOW, 1e-6, 5000);
+    for (int t = 0; t < 10; t++) {
+      TraceBuilder shop = new TraceBuilder().span("checkout", null, "1", 0, 100)
+          .span("db.query", "checkout", "1", 20, 82);
+      ranking.add(shop.spans(), shop.analyze(), 0);
+    }
+    TraceBuilder batch = new TraceBuilder().span("batch", null, "b", 0, 3_600_000)
+        .span("db.query", "batch", "b", 0, 1000);
+    ranking.add(batch.spans(), batch.analyze(), 0);
+
+    Row overAll = row(ranking.snapshot(0), "db.query");
+    Row overCheckout = row(ranking.snapshot(0, new Operation("svc", "checkout")), "db.query");
+
+    assertThat(overAll.criticalPathShare()).isCloseTo(1620.0 / 3_601_000, within(1e-12));
+    assertThat(overAll.count()).isEqualTo(11);
+    assertThat(overCheckout.criticalPathShare()).isCloseTo(0.62, within(1e-12));
+    assertThat(overCheckout.count()).as("every figure over the same traces").isEqualTo(10);
+    assertThat(ranking.snapshot(0, new Operation("svc", "checkout")).rows())
+        .extracting(r -> r.operation().name()).containsExactlyInAnyOrder("checkout", "db.query");
+    assertThat(ranking.snapshot(0, new Operation("svc", "nothing")).rows()).isEmpty();
+  }
+
+  /** A late fragment's spans count, but it is no trace: no share, no root of its own. */
+  @Test
+  void lateFragment_spansCounted_noCriticalPathShareAndNoRoot() {
+    CallRanking ranking = new CallRanking(WINDOW, 1e-6, 5000);
+    TraceBuilder whole = new TraceBuilder().span("consume", null, "1", 0, 100);
+    TraceBuilder late = new TraceBuilder().span("callback", null, "2", 500, 900);
+    ranking.add(whole.spans(), whole.analyze(), 0);
+    ranking.addLateFragment(late.spans(), late.analyze(), 0);
+
+    RankingSnapshot all = ranking.snapshot(0);
+
+    assertThat(row(all, "callback").count()).isEqualTo(1);
+    assertThat(row(all, "callback").criticalPathShare()).isZero();
+    assertThat(row(all, "consume").criticalPathShare()).isEqualTo(1.0);
+    assertThat(ranking.snapshot(0, new Operation("svc", "callback")).rows()).isEmpty();
+  }
+
+  @Test
+  void errors_countedPerOperation() {
+    TraceBuilder trace = new TraceBuilder().span("pay", null, "1", 0, 100)
+        .failed("bank", "pay", "1", 10, 50)
+        .failed("bank#2", "pay", "1", 60, 70)
+        .span("bank#3", "pay", "1", 75, 80);
+
+    RankingSnapshot snapshot = rank(1e-6, trace).snapshot(0);
+
+    assertThat(row(snapshot, "bank").count()).isEqualTo(3);
+    assertThat(row(snapshot, "bank").errorCount()).isEqualTo(2);
+    assertThat(row(snapshot, "pay").errorCount()).isZero();
+  }
+
+  private static Row row(RankingSnapshot snapshot, String name) {
+    return snapshot.rows().stream().filter(row -> row.operation().name().equals(name))
+        .findFirst().orElseThrow();
+  }
+
   @Test
   void edges_eachCallCountedUnderItsOwnCallerAndCallee_inTracesOfFewAndOfManyOperations() {
     // Three calls of one callee; then another pair of operations at the same positions in their

@@ -6,6 +6,7 @@ import dev.spanprof.analysis.span.SpanMapping;
 import dev.spanprof.analysis.span.SpanRecord;
 import dev.spanprof.analysis.span.SpanResource;
 import dev.spanprof.analysis.span.SpanScope;
+import dev.spanprof.analysis.span.SpanStatus;
 import dev.spanprof.analysis.span.TraceId;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -41,8 +42,18 @@ public final class TraceBuilder {
     return add(name, parent, thread, start, end, SpanKind.INTERNAL, attributes);
   }
 
+  /** A span as {@link #span} makes, its status ERROR. */
+  public TraceBuilder failed(String name, String parent, String thread, long start, long end) {
+    return add(name, parent, thread, start, end, SpanKind.INTERNAL, SpanStatus.ERROR);
+  }
+
   public TraceBuilder add(String name, String parent, String thread, long start, long end, SpanKind kind,
       Object... attributes) {
+    return add(name, parent, thread, start, end, kind, SpanStatus.UNSET, attributes);
+  }
+
+  private TraceBuilder add(String name, String parent, String thread, long start, long end,
+      SpanKind kind, SpanStatus status, Object... attributes) {
     long id = ids.computeIfAbsent(name, unused -> (long) ids.size() + 1);
     String[] keys = new String[attributes.length / 2 + 1];
     Object[] values = new Object[keys.length];
@@ -58,6 +69,7 @@ public final class TraceBuilder {
         .setParentSpanId(parent == null ? 0 : ids.computeIfAbsent(parent, unused -> 1000L + ids.size()))
         .setName(name.contains("#") ? name.substring(0, name.indexOf('#')) : name)
         .setKind(kind)
+        .setStatus(status)
         .setStartNanos(start)
         .setEndNanos(end)
         .setAttributes(Attributes.wrap(keys, values))

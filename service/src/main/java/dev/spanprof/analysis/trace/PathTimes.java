@@ -1,8 +1,5 @@
-package dev.spanprof.analysis.tail;
+package dev.spanprof.analysis.trace;
 
-import dev.spanprof.analysis.trace.SpanSegments;
-import dev.spanprof.analysis.trace.TraceProfile;
-import dev.spanprof.analysis.trace.TraceProfile.SpanProfile;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
@@ -21,7 +18,7 @@ public record PathTimes(long[] byOperation, Map<String, Long> byState) {
     Map<String, Long> byState = new LinkedHashMap<>();
     SpanSegments path = profile.criticalPath();
     for (int k = 0; k < path.size(); k++) {
-      SpanProfile span = profile.spans().get(path.span(k));
+      TraceProfile.SpanProfile span = profile.spans().get(path.span(k));
       long lengthNs = path.endNanos(k) - path.startNanos(k);
       byOperation[span.operation()] += lengthNs;
       byState.merge(span.state(), lengthNs, Long::sum);
