@@ -100,7 +100,8 @@ final class ProfileGrpcService extends ProfileServiceGrpc.ProfileServiceImplBase
           request.getMaxTtcNs() == 0 ? null : Long.toString(request.getMaxTtcNs()),
           Double.toString(request.getMinParallelism()),
           request.getMaxParallelism() == 0 ? null : Double.toString(request.getMaxParallelism()),
-          orNull(request.getCompletion()), orNull(request.getOrder()),
+          orNull(request.getCompletion()), orNull(request.getError()),
+          orNull(request.getOrder()),
           request.getLimit() == 0 ? null : Integer.toString(request.getLimit()));
     } catch (IllegalArgumentException e) {
       responses.onError(Status.INVALID_ARGUMENT.withDescription(e.getMessage()).asRuntimeException());
@@ -369,7 +370,10 @@ final class ProfileGrpcService extends ProfileServiceGrpc.ProfileServiceImplBase
         .setParentSpanId(span.parentSpanId() == null ? "" : span.parentSpanId())
         .setStartNanos(span.startNanos())
         .setEndNanos(span.endNanos())
-        .setOnCriticalPath(span.onCriticalPath())));
+        .setOnCriticalPath(span.onCriticalPath())
+        .setOrphan(span.orphan())
+        .setStatus(span.status().name())
+        .setStatusMessage(span.statusMessage())));
     view.pools().forEach(pool -> profile.addPools(PoolProfile.newBuilder()
         .setPool(pool.pool())
         .setCapacity(pool.capacity())
@@ -393,6 +397,8 @@ final class ProfileGrpcService extends ProfileServiceGrpc.ProfileServiceImplBase
             .setService(time.service())
             .setName(time.name())
             .setCriticalPathNs(time.criticalPathNs())));
+    profile.setErrorCount(view.errorCount()).setOrphanCount(view.orphanCount())
+        .addAllFragments(fragments(view.fragments()));
     if (view.summary() != null) {
       profile.setSummary(traceSummary(view.summary()));
     }
@@ -413,7 +419,16 @@ final class ProfileGrpcService extends ProfileServiceGrpc.ProfileServiceImplBase
         .setSpanCount(summary.spanCount())
         .setCompletion(summary.completion())
         .setComplete(summary.complete())
+        .setErrorCount(summary.errorCount())
+        .setOrphanCount(summary.orphanCount())
+        .addAllFragments(fragments(summary.fragments()))
         .build();
+  }
+
+  private static List<dev.spanprof.v1.Fragment> fragments(List<TraceSummary.Fragment> fragments) {
+    return fragments.stream().map(fragment -> dev.spanprof.v1.Fragment.newBuilder()
+        .setSpanCount(fragment.spanCount()).setCompletion(fragment.completion()).build())
+        .toList();
   }
 
   private static Neighbour neighbour(RankingView.Neighbour view) {

@@ -8,25 +8,31 @@ import dev.spanprof.profile.ProfileConsumer;
 import jakarta.inject.Singleton;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.PriorityQueue;
 
 /**
  * The profiles of the last {@code spanprof.query.recent-traces} analyses, each with what its row
- * in the list of recent traces needs; the oldest is forgotten first. A trace analysed again (a
- * late fragment) answers with its latest profile, and is listed once per analysis.
+ * in the list of recent traces needs; the oldest is forgotten first.
+ *
+ * <p><b>Fragments</b> (semantics.md §2). A trace analysed again (its late spans, or its spans
+ * beyond the per-trace limit) is kept once per analysis, but a late fragment never replaces what
+ * was analysed before: a trace id answers with its largest fragment (most spans; ties: the
+ * earliest), which lists the others, and the list has one row per trace id.
  *
  * <p>A ring, not a map by trace id: keeping a profile is then one store into a slot next to the
  * previous one, where a linked map's removal and insertion each touched entries of traces
- * analysed long ago, out of the core's caches ({@code PipelineBenchmark} from memory). A query instead
- * scans the ids, newest first: about 10 µs for 10 000 profiles, and queries are rare. An earlier
- * profile of a trace analysed again keeps its slot until the ring comes round to it.
+ * analysed long ago, out of the core's caches ({@code PipelineBenchmark} from memory). A query
+ * instead scans the ids: about 10 µs for 10 000 profiles to find one, and queries are rare.
  *
- * <p>The list of recent traces needs no index of its own: a search makes each kept trace's summary
- * row as it scans them, newest first, and keeps the slowest matches in a heap of {@code limit}:
- * O(kept · log limit), a few milliseconds for 10 000 kept. Summaries are made when asked for, not
- * when a trace is kept: keeping is on the analysis stage's path ({@code PipelineBenchmark}).
+ * <p>The list of recent traces needs no index of its own: a search groups the kept profiles by
+ * trace id, makes each trace's summary row as it goes, newest first, and keeps the slowest
+ * matches in a heap of {@code limit}: O(kept · log limit), a few milliseconds for 10 000 kept.
+ * Summaries are made when asked for, not when a trace is kept: keeping is on the analysis
+ * stage's path ({@code PipelineBenchmark}).
  */
 @Singleton
 public final class RecentProfiles implements ProfileConsumer {
@@ -42,10 +48,20 @@ public final class RecentProfiles implements ProfileConsumer {
    * @param completion the completion's label
    * @param complete the trace is whole as far as spanprof can tell
    */
-  record Recent(TraceProfile profile, String completion, boolean complete) {
+  record Recent(TraceProfile profile, String completion, boolean complete) {}
+
+  /**
+   * What is kept of one trace id: the fragment it answers with, and the others in the order
+   * they were analysed.
+   */
+  record Found(Recent shown, List<Recent> others) {
+
+    TraceProfile profile() {
+      return shown.profile();
+    }
 
     TraceSummary summary() {
-      return TraceSummary.of(profile, completion, complete);
+      return TraceSummary.of(shown.profile(), shown.completion(), shown.complete(), others);
     }
   }
 
@@ -59,7 +75,7 @@ public final class RecentProfiles implements ProfileConsumer {
     TraceProfile withoutSegments = profile.withoutSegments();
     int root = profile.primaryRoot();
     Recent entry = new Recent(withoutSegments, trace.completion().label(),
-        root >= 0 && trace.isComplete(trace.spans().get(root)));
+        root >= 0 && trace.isComplete(trace.spans().get(root), profile.orphanCount()));
     synchronized (this) {
       int slot = (int) (kept++ % recent.length);
       recent[slot] = entry;
@@ -67,23 +83,40 @@ public final class RecentProfiles implements ProfileConsumer {
     }
   }
 
+  /** The profile a trace id answers with: its largest fragment kept. */
   public Optional<TraceProfile> get(TraceId traceId) {
-    return find(traceId).map(Recent::profile);
+    return find(traceId).map(Found::profile);
   }
 
-  synchronized Optional<Recent> find(TraceId traceId) {
+  synchronized Optional<Found> find(TraceId traceId) {
     long low = traceId.low();
-    long oldest = Math.max(0, kept - recent.length);
-    for (long position = kept - 1; position >= oldest; position--) {
+    List<Recent> fragments = new ArrayList<>();
+    for (long position = Math.max(0, kept - recent.length); position < kept; position++) {
       int slot = (int) (position % recent.length);
       if (traceIdLows[slot] == low && recent[slot].profile().traceId().equals(traceId)) {
-        return Optional.of(recent[slot]);
+        fragments.add(recent[slot]);
       }
     }
-    return Optional.empty();
+    return fragments.isEmpty() ? Optional.empty() : Optional.of(found(fragments));
   }
 
-  /** The kept traces that match, newest or slowest first, at most {@code query.limit()}. */
+  /** The largest of a trace's fragments (ties: the earliest) and the others, oldest first. */
+  private static Found found(List<Recent> fragments) {
+    Recent shown = fragments.get(0);
+    for (Recent fragment : fragments) {
+      if (fragment.profile().spanCount() > shown.profile().spanCount()) {
+        shown = fragment;
+      }
+    }
+    List<Recent> others = new ArrayList<>(fragments);
+    others.remove(shown);
+    return new Found(shown, others);
+  }
+
+  /**
+   * The kept traces that match, one row per trace id, newest (by the analysis of the fragment
+   * shown) or slowest first, at most {@code query.limit()}.
+   */
   List<TraceSummary> search(TraceQuery query) {
     Recent[] snapshot;
     long newest;
@@ -92,12 +125,23 @@ public final class RecentProfiles implements ProfileConsumer {
       newest = kept;
     }
     long oldest = Math.max(0, newest - snapshot.length);
+    Map<TraceId, List<Recent>> byTrace = new HashMap<>();
+    for (long position = oldest; position < newest; position++) {
+      Recent entry = snapshot[(int) (position % snapshot.length)];
+      byTrace.computeIfAbsent(entry.profile().traceId(), unused -> new ArrayList<>(1))
+          .add(entry);
+    }
     Comparator<TraceSummary> faster = Comparator.comparingLong(TraceSummary::ttcNs);
     PriorityQueue<TraceSummary> slowest = new PriorityQueue<>(faster);
     List<TraceSummary> result = new ArrayList<>();
     for (long position = newest - 1; position >= oldest; position--) {
       Recent entry = snapshot[(int) (position % snapshot.length)];
-      TraceSummary summary = entry.summary();
+      List<Recent> fragments = byTrace.get(entry.profile().traceId());
+      Found trace = fragments.size() == 1 ? new Found(entry, List.of()) : found(fragments);
+      if (trace.shown() != entry) {
+        continue; // the row is made where the fragment shown was kept
+      }
+      TraceSummary summary = trace.summary();
       if (!query.matches(summary, entry.profile().distinctOperations())) {
         continue;
       }

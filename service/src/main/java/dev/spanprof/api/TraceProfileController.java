@@ -30,11 +30,12 @@ final class TraceProfileController {
       @QueryValue @Nullable String containsOperation, @QueryValue @Nullable String minTtcNs,
       @QueryValue @Nullable String maxTtcNs, @QueryValue @Nullable String minParallelism,
       @QueryValue @Nullable String maxParallelism, @QueryValue @Nullable String completion,
-      @QueryValue @Nullable String order, @QueryValue @Nullable String limit) {
+      @QueryValue @Nullable String error, @QueryValue @Nullable String order,
+      @QueryValue @Nullable String limit) {
     TraceQuery query;
     try {
       query = TraceQuery.parse(service, operation, containsService, containsOperation, minTtcNs,
-          maxTtcNs, minParallelism, maxParallelism, completion, order, limit);
+          maxTtcNs, minParallelism, maxParallelism, completion, error, order, limit);
     } catch (IllegalArgumentException e) {
       return HttpResponse.status(HttpStatus.BAD_REQUEST).body(new ApiError(e.getMessage()));
     }

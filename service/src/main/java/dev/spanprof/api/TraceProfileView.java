@@ -3,6 +3,7 @@ package dev.spanprof.api;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import dev.spanprof.analysis.span.Ids;
 import dev.spanprof.analysis.span.SpanKind;
+import dev.spanprof.analysis.span.SpanStatus;
 import dev.spanprof.analysis.trace.PathTimes;
 import dev.spanprof.analysis.trace.SpanSegments;
 import dev.spanprof.analysis.trace.TraceProfile;
@@ -21,8 +22,9 @@ import java.util.Map;
  *
  * <p>After the golden files' fields come those the UI's pictures need, each straight from the
  * analysis: the spans' names, times and tree parents, the resource lanes and the primary root's
- * critical path (as segments and by operation), and the trace's row in the list of recent traces
- * (null outside the service).
+ * critical path (as segments and by operation), errors and orphans (semantics.md §2), the other
+ * fragments of its trace id, and the trace's row in the list of recent traces (null outside the
+ * service).
  */
 @Serdeable
 @JsonInclude(JsonInclude.Include.ALWAYS)
@@ -44,6 +46,9 @@ public record TraceProfileView(
     List<Lane> lanes,
     List<PathSegment> criticalPathSegments,
     List<PathTime> criticalPathByOperation,
+    int errorCount,
+    int orphanCount,
+    List<TraceSummary.Fragment> fragments,
     TraceSummary summary) {
 
   @Serdeable
@@ -58,6 +63,9 @@ public record TraceProfileView(
   /**
    * @param parentSpanId the parent in the analysed span tree: null for a root, a duplicate, an
    *     orphan or where a parent cycle was broken
+   * @param orphan its parent id names no span of the trace: walked as a root
+   * @param status {@code UNSET}, {@code OK} or {@code ERROR}
+   * @param statusMessage the status message of an ERROR span, else {@code ""}
    */
   @Serdeable
   public record Span(
@@ -72,7 +80,10 @@ public record TraceProfileView(
       String parentSpanId,
       long startNanos,
       long endNanos,
-      boolean onCriticalPath) {}
+      boolean onCriticalPath,
+      boolean orphan,
+      SpanStatus status,
+      String statusMessage) {}
 
   /** Over [startNanos, endNanos) the resource's chosen span was spanId, in this state. */
   @Serdeable
@@ -133,6 +144,9 @@ public record TraceProfileView(
         lanes(profile.lanes(), spans),
         path(profile.criticalPath(), spans),
         pathTimes(profile),
+        profile.errorCount(),
+        profile.orphanCount(),
+        summary == null ? List.of() : summary.fragments(),
         summary);
   }
 
@@ -176,6 +190,7 @@ public record TraceProfileView(
         : Ids.toHex(profile.spans().get(s.parentIndex()).spanId());
     return new Span(Ids.toHex(s.spanId()), s.resource(), s.state(), s.selfTimeNs(),
         s.criticalPathNs(), operation.name(), operation.service(), s.kind(), parent,
-        s.startNanos(), s.endNanos(), s.onCriticalPath());
+        s.startNanos(), s.endNanos(), s.onCriticalPath(), s.orphan(), s.status(),
+        s.statusMessage());
   }
 }

@@ -1,6 +1,8 @@
 package dev.spanprof.api;
 
 import dev.spanprof.analysis.span.Operation;
+import dev.spanprof.assembly.Completion;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 
@@ -12,6 +14,7 @@ import java.util.Locale;
  * @param operation the root span's name
  * @param contains an operation some span of the trace has
  * @param completion a completion label ({@code timeout}, {@code evicted}, …)
+ * @param error true: traces with an ERROR span only; false: without; null: either
  * @param slowest longest TTC first, else newest first
  */
 record TraceQuery(
@@ -23,6 +26,7 @@ record TraceQuery(
     double minParallelism,
     double maxParallelism,
     String completion,
+    Boolean error,
     boolean slowest,
     int limit) {
 
@@ -31,7 +35,7 @@ record TraceQuery(
   /** Parses the query parameters; throws with a message fit for a 400 answer. */
   static TraceQuery parse(String service, String operation, String containsService,
       String containsOperation, String minTtcNs, String maxTtcNs, String minParallelism,
-      String maxParallelism, String completion, String order, String limit) {
+      String maxParallelism, String completion, String error, String order, String limit) {
     if ((containsService == null) != (containsOperation == null)) {
       throw new IllegalArgumentException(
           "containsService and containsOperation go together: give both or neither");
@@ -39,6 +43,16 @@ record TraceQuery(
     String orderName = order == null ? "newest" : order.toLowerCase(Locale.ROOT);
     if (!orderName.equals("newest") && !orderName.equals("slowest")) {
       throw new IllegalArgumentException("order must be newest or slowest, got '" + order + "'");
+    }
+    String completionLabel = completion == null ? null : completion.toLowerCase(Locale.ROOT);
+    if (completionLabel != null && Arrays.stream(Completion.values())
+        .noneMatch(known -> known.label().equals(completionLabel))) {
+      throw new IllegalArgumentException("completion must be one of " + Arrays.stream(
+          Completion.values()).map(Completion::label).toList() + ", got '" + completion + "'");
+    }
+    String errorName = error == null ? null : error.toLowerCase(Locale.ROOT);
+    if (errorName != null && !errorName.equals("true") && !errorName.equals("false")) {
+      throw new IllegalArgumentException("error must be true or false, got '" + error + "'");
     }
     int parsedLimit = (int) number("limit", limit, DEFAULT_LIMIT);
     if (parsedLimit < 1) {
@@ -49,8 +63,8 @@ record TraceQuery(
         number("minTtcNs", minTtcNs, 0), number("maxTtcNs", maxTtcNs, Long.MAX_VALUE),
         fraction("minParallelism", minParallelism, 0),
         fraction("maxParallelism", maxParallelism, Double.POSITIVE_INFINITY),
-        completion == null ? null : completion.toLowerCase(Locale.ROOT), orderName.equals("slowest"),
-        parsedLimit);
+        completionLabel, errorName == null ? null : Boolean.valueOf(errorName),
+        orderName.equals("slowest"), parsedLimit);
   }
 
   /** Whether a kept trace, of these distinct operations, matches. */
@@ -60,6 +74,7 @@ record TraceQuery(
         && summary.ttcNs() >= minTtcNs && summary.ttcNs() <= maxTtcNs
         && summary.parallelism() >= minParallelism && summary.parallelism() <= maxParallelism
         && (completion == null || completion.equals(summary.completion()))
+        && (error == null || error == (summary.errorCount() > 0))
         && (contains == null || operations.contains(contains));
   }
 

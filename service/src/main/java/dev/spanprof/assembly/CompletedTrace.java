@@ -32,10 +32,12 @@ public record CompletedTrace(
 
   /**
    * Whether the trace is whole as far as spanprof can tell: its primary root is a real root (no
-   * parent id), and it is neither a fragment nor cut short by eviction or the span limit.
+   * parent id), no span's parent is missing ({@code orphanCount}, semantics.md §2), and it is
+   * neither a fragment nor cut short by eviction or the span limit.
    */
-  public boolean isComplete(SpanRecord primaryRoot) {
+  public boolean isComplete(SpanRecord primaryRoot, int orphanCount) {
     return primaryRoot.parentSpanId() == 0
+        && orphanCount == 0
         && !fragment
         && completion != Completion.EVICTED
         && completion != Completion.SPAN_LIMIT;

@@ -86,7 +86,7 @@ final class SpanEnricher {
           added.integer(TRACE_TTX, profile.ttxNs());
           added.integer(TRACE_TTC, profile.ttcNs());
           added.number(TRACE_PARALLELISM, profile.parallelism());
-          added.bool(TRACE_COMPLETE, trace.isComplete(span));
+          added.bool(TRACE_COMPLETE, trace.isComplete(span, profile.orphanCount()));
         }
         entries.add(added.encode(writer));
       }

@@ -18,6 +18,7 @@ import io.opentelemetry.proto.trace.v1.ResourceSpans;
 import io.opentelemetry.proto.trace.v1.Span;
 import io.opentelemetry.proto.trace.v1.Status;
 import java.io.ByteArrayOutputStream;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
 
@@ -66,6 +67,7 @@ final class OtlpTraceMapper {
   private static final int END = OtlpAttributes.tag(Span.END_TIME_UNIX_NANO_FIELD_NUMBER, WireReader.FIXED64);
   private static final int STATUS = lengthDelimited(Span.STATUS_FIELD_NUMBER);
   private static final int STATUS_CODE = OtlpAttributes.tag(Status.CODE_FIELD_NUMBER, WireReader.VARINT);
+  private static final int STATUS_MESSAGE = lengthDelimited(Status.MESSAGE_FIELD_NUMBER);
 
   private final StringInterner interner;
   private final OtlpAttributes attributes;
@@ -140,6 +142,9 @@ final class OtlpTraceMapper {
     /** The last span's attributes, read in place for the mapping; the next may read through it. */
     private Attributes attributesView = Attributes.empty();
     private int endBeforeStart;
+    /** Where the current span's status message is in {@link #body}: its offset, -1 for none. */
+    private int statusMessageOffset;
+    private int statusMessageLength;
 
     Walk(byte[] body, SpanStore.Writer writer) {
       this.body = body;
@@ -230,6 +235,7 @@ final class OtlpTraceMapper {
       String name = "";
       int kind = 0;
       int statusCode = 0;
+      statusMessageOffset = -1;
       long start = 0;
       long end = 0;
       OtlpAttributes.EncodedEntries spanAttributes = attributes.spanEntries();
@@ -288,6 +294,12 @@ final class OtlpTraceMapper {
           .setName(name)
           .setKind(SpanKind.fromOtlp(kind))
           .setStatus(SpanStatus.fromOtlp(statusCode))
+          // Kept for errors only, what the trace page shows; other spans' messages stay in
+          // their bytes, unread.
+          .setStatusMessage(SpanStatus.fromOtlp(statusCode) == SpanStatus.ERROR
+              && statusMessageOffset >= 0
+              ? new String(body, statusMessageOffset, statusMessageLength, StandardCharsets.UTF_8)
+              : "")
           .setStartNanos(start)
           .setEndNanos(end)
           // Decoded later from the span's own bytes when asked for; read from the request's
@@ -298,7 +310,10 @@ final class OtlpTraceMapper {
           .build());
     }
 
-    /** The code of a Status message; occurrences merge, so one without a code keeps the last. */
+    /**
+     * The code of a Status message, its message's place noted; occurrences merge, so one without
+     * a code (or a message) keeps the last.
+     */
     private int statusCode(int offset, int length, int code) throws InvalidOtlpException {
       int result = code;
       WireReader in = new WireReader(body, offset, length);
@@ -306,6 +321,9 @@ final class OtlpTraceMapper {
         int tag = in.readTag();
         if (tag == STATUS_CODE) {
           result = (int) in.readVarint();
+        } else if (tag == STATUS_MESSAGE) {
+          statusMessageLength = in.readLength();
+          statusMessageOffset = in.fieldOffset();
         } else {
           in.skip(tag);
         }

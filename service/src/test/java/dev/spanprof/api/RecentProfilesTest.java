@@ -62,18 +62,74 @@ class RecentProfilesTest {
     }
   }
 
+  /** A late fragment never replaces what was analysed before (semantics.md §2). */
   @Test
-  void get_traceAnalysedAgain_answersWithTheLatestProfile() {
-    RecentProfiles recent = recentProfiles(3);
+  void get_traceAnalysedAgain_answersWithItsLargestFragmentListingTheOthers() {
+    RecentProfiles recent = recentProfiles(5);
     TraceId id = new TraceId(4, 4);
     TraceId other = new TraceId(5, 5);
+    TraceId tied = new TraceId(6, 6);
 
-    keep(recent, id, 1);
+    keep(recent, id, 22);
     keep(recent, other, 9);
-    keep(recent, id, 2);
+    keep(recent, id, 1);
+    keep(recent, tied, 3);
+    keep(recent, tied, 3);
 
-    assertThat(recent.get(id)).map(TraceProfile::spanCount).hasValue(2);
+    assertThat(recent.get(id)).map(TraceProfile::spanCount).hasValue(22);
+    assertThat(recent.find(id)).hasValueSatisfying(found -> {
+      assertThat(found.summary().spanCount()).isEqualTo(22);
+      assertThat(found.summary().fragments())
+          .containsExactly(new TraceSummary.Fragment(1, "timeout"));
+    });
     assertThat(recent.get(other)).map(TraceProfile::spanCount).hasValue(9);
+    assertThat(recent.find(tied)).hasValueSatisfying(found ->
+        assertThat(found.others()).singleElement().isNotSameAs(found.shown()));
+  }
+
+  @Test
+  void search_traceWithALateFragment_listedOnceAsItsLargestFragment() {
+    RecentProfiles recent = recentProfiles(10);
+    TraceId checkout = new TraceId(0, 1);
+    analyse(recent, checkout, "checkout", 40, Completion.TIMEOUT);
+    analyse(recent, new TraceId(0, 2), "GET /b", 10, Completion.TIMEOUT);
+    List<SpanRecord> late = new TraceBuilder().span("consume", "producer", "t3", 500, 600).spans();
+    recent.accept(new CompletedTrace(checkout, late, Completion.TIMEOUT, true),
+        new TraceAnalyzer(SpanMapping.defaults()).analyze(checkout, late), 0);
+
+    List<TraceSummary> rows = recent.search(query(null, null, null, null));
+
+    assertThat(rows).extracting(TraceSummary::traceId)
+        .containsExactly(new TraceId(0, 2).toHex(), checkout.toHex());
+    assertThat(rows.get(1).rootOperation()).isEqualTo("checkout");
+    assertThat(rows.get(1).spanCount()).isEqualTo(2);
+    assertThat(rows.get(1).fragments()).containsExactly(new TraceSummary.Fragment(1, "timeout"));
+  }
+
+  @Test
+  void search_errorFilter_andCountsOfErrorsAndOrphans() {
+    RecentProfiles recent = recentProfiles(10);
+    TraceId failed = new TraceId(0, 1);
+    List<SpanRecord> spans = new TraceBuilder().span("pay", null, "t1", 0, 100)
+        .failed("bank", "pay", "t1", 10, 50)
+        .span("audit", "missing-parent", "t2", 20, 30)
+        .spans();
+    recent.accept(new CompletedTrace(failed, spans, Completion.TIMEOUT, false),
+        new TraceAnalyzer(SpanMapping.defaults()).analyze(failed, spans), 0);
+    analyse(recent, new TraceId(0, 2), "GET /b", 10, Completion.TIMEOUT);
+
+    List<TraceSummary> errors = recent.search(TraceQuery.parse(null, null, null, null, null, null,
+        null, null, null, "true", null, null));
+    List<TraceSummary> clean = recent.search(TraceQuery.parse(null, null, null, null, null, null,
+        null, null, null, "false", null, null));
+
+    assertThat(errors).singleElement().satisfies(row -> {
+      assertThat(row.traceId()).isEqualTo(failed.toHex());
+      assertThat(row.errorCount()).isEqualTo(1);
+      assertThat(row.orphanCount()).isEqualTo(1);
+      assertThat(row.complete()).as("an orphan's parent never arrived").isFalse();
+    });
+    assertThat(clean).extracting(TraceSummary::rootOperation).containsExactly("GET /b");
   }
 
   @Test
@@ -115,11 +171,12 @@ class RecentProfilesTest {
     assertThat(recent.search(query(null, "20", null, null)))
         .extracting(TraceSummary::rootOperation).containsExactly("GET /b", "GET /a");
     assertThat(recent.search(TraceQuery.parse(null, null, null, null, null, null, null, null,
-        "evicted", null, null))).extracting(TraceSummary::ttcNs).containsExactly(40L);
+        "evicted", null, null, null))).extracting(TraceSummary::ttcNs).containsExactly(40L);
     assertThat(recent.search(TraceQuery.parse(null, null, "svc", "child", null, null, null, null,
-        null, null, null))).hasSize(3);
+        null, null, null, null))).hasSize(3);
     assertThat(recent.search(TraceQuery.parse(null, null, "svc", "GET /b", null, null, null,
-        null, null, null, null))).extracting(TraceSummary::rootOperation).containsExactly("GET /b");
+        null, null, null, null, null))).extracting(TraceSummary::rootOperation)
+        .containsExactly("GET /b");
   }
 
   @Test
@@ -154,12 +211,17 @@ class RecentProfilesTest {
     assertThatThrownBy(() -> query(null, "ten", null, null))
         .hasMessage("minTtcNs must be an integer, got 'ten'");
     assertThatThrownBy(() -> TraceQuery.parse(null, null, "svc", null, null, null, null, null,
-        null, null, null)).hasMessageContaining("containsService and containsOperation");
+        null, null, null, null)).hasMessageContaining("containsService and containsOperation");
+    assertThatThrownBy(() -> TraceQuery.parse(null, null, null, null, null, null, null, null,
+        "bogus", null, null, null)).hasMessage("completion must be one of [timeout, max_age, "
+            + "evicted, span_limit, shutdown], got 'bogus'");
+    assertThatThrownBy(() -> TraceQuery.parse(null, null, null, null, null, null, null, null,
+        null, "maybe", null, null)).hasMessage("error must be true or false, got 'maybe'");
   }
 
   private static TraceQuery query(String operation, String minTtcNs, String order, String limit) {
-    return TraceQuery.parse(null, operation, null, null, minTtcNs, null, null, null, null, order,
-        limit);
+    return TraceQuery.parse(null, operation, null, null, minTtcNs, null, null, null, null, null,
+        order, limit);
   }
 
   /** Hands {@code recent} the analysis of a root {@code operation} of {@code ttcNs} and a child. */
@@ -188,6 +250,6 @@ class RecentProfilesTest {
   private static TraceProfile profile(TraceId id, int spanCount) {
     ChosenSegment segment = new ChosenSegment("pool", "running", StateClass.CPU, "cpu", 1, 0, 10);
     return new TraceProfile(id, spanCount, 0, 0, 0, 0, 0, 0, 0, List.of(), List.of(), List.of(),
-        List.of(), List.of(), List.of(), List.of(), List.of(segment), -1, null, null);
+        List.of(), List.of(), List.of(), List.of(), List.of(segment), -1, null, null, 0, 0);
   }
 }

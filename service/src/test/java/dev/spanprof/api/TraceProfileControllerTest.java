@@ -2,6 +2,7 @@ package dev.spanprof.api;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.google.gson.JsonObject;
 import com.google.gson.JsonParser;
 import dev.spanprof.analysis.span.TraceId;
 import dev.spanprof.assembly.ManualTimeSource;
@@ -132,6 +133,48 @@ class TraceProfileControllerTest {
     assertThat(malformed.statusCode()).isEqualTo(400);
     assertThat(malformed.body())
         .isEqualTo("{\"error\":\"minTtcNs must be an integer, got 'soon'\"}");
+  }
+
+  /**
+   * Errors and orphans as semantics.md §2 has them: a bank call failing with a 503, a span whose
+   * parent never arrived; the profile and the list say so, and the list filters on errors.
+   */
+  @Test
+  void errorsAndOrphans_inTheProfileAndTheList() throws Exception {
+    String traceId = "e1e1e1e1e1e1e1e1e1e1e1e1e1e1e1e1";
+    String json = ("{'resourceSpans':[{'resource':{'attributes':[{'key':'service.name','value':"
+        + "{'stringValue':'shop'}}]},'scopeSpans':[{'spans':["
+        + "{'traceId':'T','spanId':'0000000000000001','name':'pay','kind':2,"
+        + "'startTimeUnixNano':'1000','endTimeUnixNano':'9000'},"
+        + "{'traceId':'T','spanId':'0000000000000002','parentSpanId':'0000000000000001',"
+        + "'name':'bank','kind':3,'startTimeUnixNano':'2000','endTimeUnixNano':'8000',"
+        + "'status':{'code':2,'message':'503 Service Unavailable'}},"
+        + "{'traceId':'T','spanId':'0000000000000003','parentSpanId':'00000000000000ff',"
+        + "'name':'audit','startTimeUnixNano':'3000','endTimeUnixNano':'4000'}]}]}]}")
+        .replace('\'', '"').replace("T", traceId);
+    assertThat(post(json.getBytes(StandardCharsets.UTF_8)).statusCode()).isEqualTo(200);
+    time.advance(Duration.ofSeconds(5));
+    assembler.sweep();
+    analysed.await(TraceId.fromHex(traceId), Duration.ofSeconds(30));
+
+    JsonObject profile = JsonParser.parseString(get("/api/v1/traces/" + traceId).body())
+        .getAsJsonObject();
+    String errors = get("/api/v1/traces?error=true&limit=500").body();
+    HttpResponse<String> bogus = get("/api/v1/traces?completion=bogus");
+
+    assertThat(profile.get("errorCount").getAsInt()).isEqualTo(1);
+    assertThat(profile.get("orphanCount").getAsInt()).isEqualTo(1);
+    assertThat(profile.getAsJsonObject("summary").get("complete").getAsBoolean()).isFalse();
+    JsonObject bank = profile.getAsJsonArray("spans").get(1).getAsJsonObject();
+    assertThat(bank.get("status").getAsString()).isEqualTo("ERROR");
+    assertThat(bank.get("statusMessage").getAsString()).isEqualTo("503 Service Unavailable");
+    JsonObject audit = profile.getAsJsonArray("spans").get(2).getAsJsonObject();
+    assertThat(audit.get("orphan").getAsBoolean()).isTrue();
+    assertThat(audit.get("status").getAsString()).isEqualTo("UNSET");
+    assertThat(errors).contains("\"traceId\":\"" + traceId + "\"")
+        .doesNotContain("c1c1c1c1c1c1c1c1c1c1c1c1c1c1c1c1");
+    assertThat(bogus.statusCode()).isEqualTo(400);
+    assertThat(bogus.body()).contains("completion must be one of");
   }
 
   @Test

@@ -184,8 +184,10 @@ class ExportPiecesTest {
         AnyValue.newBuilder().setBoolValue(rootProfile.onCriticalPath()).build());
     assertThat(root.get("spanprof.trace.parallelism")).isEqualTo(
         AnyValue.newBuilder().setDoubleValue(profile.parallelism()).build());
+    // The case's late callback names a parent that never arrived: an orphan (semantics §2).
+    assertThat(profile.orphanCount()).isEqualTo(1);
     assertThat(root.get("spanprof.trace.complete")).isEqualTo(
-        AnyValue.newBuilder().setBoolValue(true).build());
+        AnyValue.newBuilder().setBoolValue(false).build());
   }
 
   @Test

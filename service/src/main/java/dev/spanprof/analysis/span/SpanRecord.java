@@ -30,6 +30,8 @@ public final class SpanRecord {
   private final String name;
   private final SpanKind kind;
   private final SpanStatus status;
+  /** The status message of an ERROR span ({@code ""} for none, and for other spans). */
+  private final String statusMessage;
   private final long startNanos;
   private final long endNanos;
   /**
@@ -58,6 +60,7 @@ public final class SpanRecord {
     this.name = Objects.requireNonNull(builder.name, "name");
     this.kind = Objects.requireNonNull(builder.kind, "kind");
     this.status = Objects.requireNonNull(builder.status, "status");
+    this.statusMessage = Objects.requireNonNull(builder.statusMessage, "statusMessage");
     this.startNanos = builder.startNanos;
     this.endNanos = builder.endNanos;
     this.attributes = builder.attributes;
@@ -118,6 +121,11 @@ public final class SpanRecord {
 
   public SpanStatus status() {
     return status;
+  }
+
+  /** The status message of an ERROR span; {@code ""} without one, and for any other status. */
+  public String statusMessage() {
+    return statusMessage;
   }
 
   public long startNanos() {
@@ -242,6 +250,7 @@ public final class SpanRecord {
     private String name = "";
     private SpanKind kind = SpanKind.UNSPECIFIED;
     private SpanStatus status = SpanStatus.UNSET;
+    private String statusMessage = "";
     private long startNanos;
     private long endNanos;
     private Attributes attributes = Attributes.empty();
@@ -280,6 +289,11 @@ public final class SpanRecord {
 
     public Builder setKind(SpanKind kind) {
       this.kind = Objects.requireNonNull(kind, "kind");
+      return this;
+    }
+
+    public Builder setStatusMessage(String statusMessage) {
+      this.statusMessage = Objects.requireNonNull(statusMessage, "statusMessage");
       return this;
     }
 

@@ -20,6 +20,10 @@ final class SpanTree {
   final int[] childStart;
   final int[] childrenByStart;
   final int[] childrenByEnd;
+  /** Whether the span names a parent id no span of the trace has (semantics.md §2: an orphan). */
+  final boolean[] orphan;
+  /** How many spans are orphans. */
+  final int orphans;
 
   private SpanTree(TraceSpans spans, ScratchArrays arrays) {
     int n = spans.count;
@@ -35,16 +39,23 @@ final class SpanTree {
       ids[i] = spans.span[i].spanId();
       inTree[i] = positionOfId(slots, mask, ids, ids[i], i) == i;
     }
+    int orphanCount = 0;
+    orphan = arrays.unclearedBooleans(n);
     for (int i = 0; i < n; i++) {
       parent[i] = -1;
+      orphan[i] = false;
       long parentId = spans.span[i].parentSpanId();
       if (inTree[i] && parentId != 0) {
         int p = positionOfId(slots, mask, ids, parentId, -1);
         if (p >= 0 && p != i) {
           parent[i] = p;
+        } else if (p < 0) {
+          orphan[i] = true;
+          orphanCount++;
         }
       }
     }
+    orphans = orphanCount;
     breakCycles(n, arrays);
     childStart = arrays.ints(n + 1);
     childrenByStart = arrays.unclearedInts(n);

@@ -5,6 +5,7 @@ import dev.spanprof.analysis.internal.ScratchArrays;
 import dev.spanprof.analysis.span.Operation;
 import dev.spanprof.analysis.span.SpanMapping;
 import dev.spanprof.analysis.span.SpanRecord;
+import dev.spanprof.analysis.span.SpanStatus;
 import dev.spanprof.analysis.span.TraceId;
 import dev.spanprof.analysis.trace.TraceProfile.OperationTime;
 import dev.spanprof.analysis.trace.TraceProfile.ResourceBusy;
@@ -76,7 +77,15 @@ public final class TraceAnalyzer {
         keepsSegments ? PoolUsages.chosenSegments(mapped, timeline.segments) : List.of(),
         criticalPath.primaryRoot, SpanSegments.copyOf(timeline.segments, false),
         // The walk finds the path latest first.
-        SpanSegments.copyOf(criticalPath.primaryPath, true));
+        SpanSegments.copyOf(criticalPath.primaryPath, true), errors(mapped), tree.orphans);
+  }
+
+  private static int errors(TraceSpans spans) {
+    int errors = 0;
+    for (int i = 0; i < spans.count; i++) {
+      errors += spans.span[i].status() == SpanStatus.ERROR ? 1 : 0;
+    }
+    return errors;
   }
 
   // Rows list what held some resource for some time: a state, resource or operation that never
@@ -125,7 +134,8 @@ public final class TraceAnalyzer {
           spans.pools.name(spans.pool[i]), spans.states.name(spans.state[i]), selfNs[i],
           criticalPath.criticalNs[i], criticalPath.onPath[i], spans.allocation[i],
           tree.parent[i], spans.operation[i], spans.span[i].kind(), spans.startNanos[i],
-          spans.endNanos[i]));
+          spans.endNanos[i], tree.orphan[i], spans.span[i].status(),
+          spans.span[i].statusMessage()));
     }
     return result;
   }

@@ -3,6 +3,7 @@ package dev.spanprof.analysis.trace;
 import dev.spanprof.analysis.pool.ChosenSegment;
 import dev.spanprof.analysis.span.Operation;
 import dev.spanprof.analysis.span.SpanKind;
+import dev.spanprof.analysis.span.SpanStatus;
 import dev.spanprof.analysis.span.TraceId;
 import java.util.List;
 import java.util.Map;
@@ -38,6 +39,8 @@ import java.util.Map;
  *     in order of first appearance, each in time order, adjacent segments of one span merged
  * @param criticalPath the primary root's critical path in time order: which span held it over
  *     which interval; the lengths sum to {@code criticalPathNs}
+ * @param errorCount spans whose status is ERROR (semantics.md §2)
+ * @param orphanCount spans naming a parent id absent from the trace, walked as roots (§2)
  */
 public record TraceProfile(
     TraceId traceId,
@@ -59,7 +62,9 @@ public record TraceProfile(
     List<ChosenSegment> segments,
     int primaryRoot,
     SpanSegments lanes,
-    SpanSegments criticalPath) {
+    SpanSegments criticalPath,
+    int errorCount,
+    int orphanCount) {
 
   /** Per state: Σ_r time in it, time any resource is in it, time it dominates. */
   public record StateTime(String state, long resourceNs, long inclusiveNs, long exclusiveNs) {}
@@ -80,6 +85,9 @@ public record TraceProfile(
    * @param operation the position of the span's operation in {@link #distinctOperations}
    * @param startNanos the span's start as received
    * @param endNanos the span's end as received (or its start, when it ended before it)
+   * @param orphan the span names a parent id absent from the trace (semantics.md §2)
+   * @param status the span's OTLP status
+   * @param statusMessage its status message when ERROR, else {@code ""}
    */
   public record SpanProfile(
       long spanId,
@@ -94,7 +102,10 @@ public record TraceProfile(
       int operation,
       SpanKind kind,
       long startNanos,
-      long endNanos) {}
+      long endNanos,
+      boolean orphan,
+      SpanStatus status,
+      String statusMessage) {}
 
   /**
    * Utilization and CPU attribution of one allocation span's pool over the span's interval.
@@ -115,7 +126,7 @@ public record TraceProfile(
     return new TraceProfile(traceId, spanCount, startNanos, spanTimeNs, ttxNs, ttcNs,
         resourceTimeNs, parallelism, criticalPathNs, states, resources, operations,
         distinctOperations, spans, pools, resourceTimeByServicePoolState, List.of(), primaryRoot,
-        lanes, criticalPath);
+        lanes, criticalPath, errorCount, orphanCount);
   }
 
   /** Resource time by the chosen span's service, pool and state. */
