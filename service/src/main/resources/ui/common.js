@@ -94,6 +94,15 @@ export function fail(container, error) {
 /** A duration in nanoseconds, in the unit that reads best. */
 export function duration(ns) {
   const abs = Math.abs(ns);
+  const sign = ns < 0 ? '−' : '';
+  if (abs >= 3600e9) {
+    const minutes = Math.round(abs / 60e9);
+    return sign + Math.floor(minutes / 60) + ' h' + (minutes % 60 ? ` ${minutes % 60} min` : '');
+  }
+  if (abs >= 60e9) {
+    const seconds = Math.round(abs / 1e9);
+    return sign + Math.floor(seconds / 60) + ' min' + (seconds % 60 ? ` ${seconds % 60} s` : '');
+  }
   if (abs >= 1e9) return (ns / 1e9).toFixed(abs >= 1e10 ? 1 : 2) + ' s';
   if (abs >= 1e6) return (ns / 1e6).toFixed(abs >= 1e7 ? 1 : 2) + ' ms';
   if (abs >= 1e3) return (ns / 1e3).toFixed(abs >= 1e4 ? 1 : 2) + ' µs';
@@ -119,13 +128,13 @@ export function figure(label, value, title) {
       el('div', {class: 'label'}, label), el('div', {class: 'value'}, value));
 }
 
-/** A table of rows: columns are [heading, row => cell, numeric?]. */
+/** A table of rows: columns are [heading, (row, index) => cell, numeric?]. */
 export function table(columns, rows, attributes = {}) {
   return el('table', attributes,
       el('thead', {}, el('tr', {}, columns.map(([heading, , numeric]) =>
           el('th', {class: numeric ? 'num' : null}, heading)))),
-      el('tbody', {}, rows.map(row => el('tr', {}, columns.map(([, cell, numeric]) =>
-          el('td', {class: numeric ? 'num' : null}, cell(row)))))));
+      el('tbody', {}, rows.map((row, index) => el('tr', {}, columns.map(([, cell, numeric]) =>
+          el('td', {class: numeric ? 'num' : null}, cell(row, index)))))));
 }
 
 /** The link to an operation's page. */

@@ -3,20 +3,34 @@ import {api, duration, el, fail, figure, header, number, operationLink, percent,
   traceLink} from './common.js';
 
 const SORTS = {involvement: 'involvement', critical_path: 'critical-path share',
-  self_time: 'self time'};
+  self_time: 'total self time'};
 const REFRESH_MS = 5000;
 
 header('./');
 const page = document.getElementById('page');
 const status = el('div', {class: 'figures', id: 'status'});
+const rootPicker = el('select', {id: 'root', 'aria-label': 'root operation',
+  onchange: () => { root = rootPicker.value; remember(); refresh(); }});
 const ranking = el('div', {id: 'ranking'});
 const slowest = el('div', {id: 'slowest'});
 page.replaceChildren(el('h1', {}, 'Overview'), status,
-    el('h2', {}, 'Top operations'), ranking,
+    el('h2', {}, 'Top operations'),
+    el('form', {class: 'filters', onsubmit: event => event.preventDefault()},
+        el('label', {}, 'traces of the root operation', rootPicker)),
+    ranking,
     el('h2', {}, 'Slowest recent traces'), slowest);
 
-let sort = new URLSearchParams(location.search).get('sort') || 'involvement';
+const params = new URLSearchParams(location.search);
+let sort = params.get('sort') || 'involvement';
+// A root operation as "service\toperation"; empty: every trace.
+let root = params.get('root') || '';
 let previous = null;
+
+function remember() {
+  const query = new URLSearchParams({sort});
+  if (root) query.set('root', root);
+  history.replaceState(null, '', '?' + query);
+}
 
 /** The counters as figures; rates from the difference to the previous reading. */
 async function showStatus() {
@@ -28,39 +42,78 @@ async function showStatus() {
       figure('received', rate('receivedSpans')),
       figure('refused spans', number(now.refusedSpans, 0), 'spanprof_refused_spans_total'),
       figure('refused', rate('refusedSpans')),
-      figure('forwarded spans', number(now.exportedSpans, 0), 'spanprof_exported_spans_total'),
-      figure('forwarded', rate('exportedSpans')),
-      figure('failed to forward', number(now.exportFailedSpans, 0),
-          'spanprof_export_failed_spans_total'),
+      ...(now.forwarding ? [
+        figure('forwarded spans', number(now.exportedSpans, 0), 'spanprof_exported_spans_total'),
+        figure('forwarded', rate('exportedSpans')),
+        figure('failed to forward', number(now.exportFailedSpans, 0),
+            'spanprof_export_failed_spans_total')] : []),
       figure('buffered / limit',
           `${number(now.bufferedSpans, 0)} / ${number(now.bufferedSpansLimit, 0)}`,
           'spanprof_buffered_spans'),
       figure('traces analysed', number(now.analysedTraces, 0), 'spanprof_traces_total'));
   previous = now;
+  return now;
 }
 
-async function showRanking() {
-  const rows = await api('ranking?top=20&sort=' + sort);
+let shownRoots = null;
+
+/** The root operations with traces in the window, for the picker; the choice kept. */
+async function showRoots() {
+  const roots = await api('tail');
+  const key = JSON.stringify(roots.map(r => [r.service, r.operation, r.traces])) + root;
+  if (key === shownRoots) return; // the same choices: leave an open picker alone
+  shownRoots = key;
+  const options = [el('option', {value: ''}, 'all')];
+  for (const r of roots) {
+    const value = r.service + '\t' + r.operation;
+    options.push(el('option', {value, selected: value === root},
+        `${r.service}: ${r.operation} (${number(r.traces, 0)} traces)`));
+  }
+  if (root && !roots.some(r => r.service + '\t' + r.operation === root)) {
+    const [service, operation] = root.split('\t');
+    options.push(el('option', {value: root, selected: true}, `${service}: ${operation}`));
+  }
+  rootPicker.replaceChildren(...options);
+}
+
+async function showRanking(now) {
+  const query = new URLSearchParams({top: 20, sort});
+  if (root) {
+    const [service, operation] = root.split('\t');
+    query.set('service', service);
+    query.set('operation', operation);
+  }
+  const rows = await api('ranking?' + query);
   const heading = (key, label) => el('span', {
     class: 'sortable' + (sort === key ? ' sorted' : ''), 'data-sort': key,
-    onclick: () => { sort = key; history.replaceState(null, '', '?sort=' + key); refresh(); },
+    onclick: () => { sort = key; remember(); refresh(); },
   }, label);
   ranking.replaceChildren(table([
-    ['#', r => r.rank, true],
+    ['#', (r, i) => i + 1, true],
     ['service', r => r.service],
     ['operation', r => operationLink(r.service, r.name)],
     [heading('involvement', 'involvement'), r => number(r.involvement, 4), true],
     ['calls', r => number(r.count, 0), true],
+    ['errors', r => el('span', {'data-errors': r.errorCount, class: r.errorCount ? 'error-mark' : ''},
+        number(r.errorCount, 0)), true],
+    ['error rate', r => percent(r.count ? r.errorCount / r.count : 0), true],
     ['p50', r => duration(r.durationP50Ns), true],
     ['p99', r => duration(r.durationP99Ns), true],
-    [heading('self_time', 'self time'), r => duration(r.selfTimeTotalNs), true],
-    [heading('critical_path', 'critical-path share'), r => percent(r.criticalPathShare), true],
+    [heading('self_time', 'self time, total'), r => duration(r.selfTimeTotalNs), true],
+    ['self time, mean', r => duration(r.selfTimeMeanNs), true],
+    [heading('critical_path', 'critical-path share'),
+      r => el('span', {'data-share': r.criticalPathShare}, percent(r.criticalPathShare)), true],
     ['', r => r.flags.map(flag => el('span', {class: 'flag'}, flag))],
-  ], rows, {id: 'ranking-table', 'data-sort': sort}));
+  ], rows, {id: 'ranking-table', 'data-sort': sort, 'data-root': root}));
   if (rows.length === 0) {
     ranking.append(el('p', {class: 'muted'}, 'No operations ranked yet.'));
   }
-  ranking.prepend(el('p', {class: 'muted'}, 'Sorted by ' + SORTS[sort] + '.'));
+  const [service, operation] = root.split('\t');
+  ranking.prepend(el('p', {class: 'muted', id: 'ranking-scope'},
+      `Over ${root ? `the traces whose root is ${service}: ${operation}` : 'all traces'} of the `
+      + `last ${duration(now.rankingWindowNs)}, sorted by ${SORTS[sort]}; `
+      + `p50 and p99 over the last ${duration(now.histogramWindowNs)} of spans. The `
+      + 'critical-path share is each operation\'s part of the primary roots\' critical paths.'));
 }
 
 async function showSlowest() {
@@ -73,20 +126,21 @@ async function showSlowest() {
         ['TTC', r => duration(r.ttcNs), true],
         ['parallelism', r => number(r.parallelism), true],
         ['spans', r => r.spanCount, true],
+        ['errors', r => number(r.errorCount, 0), true],
         ['completion', r => r.completion],
       ], rows));
 }
 
 async function refresh() {
   try {
-    await Promise.all([showStatus(), showRanking(), showSlowest()]);
+    const now = await showStatus();
+    await Promise.all([showRoots(), showRanking(now), showSlowest()]);
   } catch (error) {
     fail(page, error);
   }
 }
 
 refresh();
-// Rates need two readings: the second comes soon, the others every few seconds.
-const reread = () => showStatus().catch(error => fail(status, error));
-setTimeout(reread, 1000);
-setInterval(reread, REFRESH_MS);
+// Rates need two readings: the second comes soon; then everything every few seconds.
+setTimeout(() => showStatus().catch(error => fail(status, error)), 1000);
+setInterval(refresh, REFRESH_MS);

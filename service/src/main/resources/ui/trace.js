@@ -58,16 +58,26 @@ function show(profile) {
           figure('resource time', duration(profile.resourceTimeNs),
               'Σ over resources of their busy time'),
           figure('parallelism', number(profile.parallelism), 'resource time / TTX'),
-          figure('critical path', duration(profile.criticalPathNs)),
+          figure('critical path', duration(profile.criticalPathNs), 'the primary root\'s duration'),
           figure('spans', number(profile.spanCount, 0)),
+          figure('errors', number(profile.errorCount, 0), 'spans with status ERROR'),
+          profile.orphanCount > 0 && figure('orphans', number(profile.orphanCount, 0),
+              'spans whose parent never arrived, drawn as roots'),
           summary && figure('completion', summary.completion + (summary.complete ? '' : ' (partial)'))),
+      profile.criticalPathNs > profile.ttcNs ? el('p', {class: 'muted', id: 'path-longer'},
+          `The critical path (${duration(profile.criticalPathNs)}) is longer than the TTC `
+          + `(${duration(profile.ttcNs)}): the root span lasts longer than the work it holds.`)
+        : el('div'),
+      fragments(profile),
       el('h2', {}, 'Resource lanes'),
       el('p', {class: 'muted'}, 'Each resource\'s chosen span over time, coloured by its state.'),
       legend(states),
       el('div', {class: 'picture lanes'}, lanes(profile, spans, timeline)),
       el('h2', {}, 'Spans'),
       el('p', {class: 'muted'}, el('span', {style: 'color:var(--path)'}, '■'),
-          ' critical path. Click ▸/▾ to fold a subtree, a row for its details.'),
+          ' critical path, ', el('span', {class: 'error-mark'}, '!'), ' status ERROR, ',
+          el('span', {class: 'orphan-mark'}, '⌁'), ' parent never arrived. ',
+          'Click ▸/▾ to fold a subtree, a row for its details.'),
       waterfall(profile, spans, timeline, detail),
       detail,
       el('div', {id: 'against-root'}),
@@ -125,8 +135,14 @@ function lanes(profile, spans, timeline) {
           fill: stateColour(lane.state), 'data-resource': lane.resource, 'data-state': lane.state,
           'data-span': lane.spanId, 'data-start': lane.startNanos, 'data-end': lane.endNanos,
         }, el('title', {}, `${span ? span.name + ' (' + span.service + ')' : lane.spanId}\n`
-            + `${lane.state} for ${duration(lane.to - lane.from)}`));
+            + `${lane.state} for ${duration(lane.to - lane.from)}`
+            + (span && span.status === 'ERROR' ? '\nstatus ERROR' : '')));
       }),
+      profile.lanes.filter(lane => (spans.get(lane.spanId) || {}).status === 'ERROR')
+          .map(lane => el('rect', {
+            class: 'lane-error', x: timeline.x(lane.from), y: rowOf.get(lane.resource) * ROW_HEIGHT + 3,
+            width: timeline.w(lane.from, lane.to), height: 3, 'data-span': lane.spanId,
+          })),
       axis(timeline, profile, resources.length * ROW_HEIGHT + 18));
 }
 
@@ -206,9 +222,15 @@ function waterfall(profile, spans, timeline, detail) {
         },
       }, folded.has(span.spanId) ? '▸' : '▾'));
     }
+    const error = span.status === 'ERROR';
+    if (error) group.classList.add('error');
     group.append(
         el('text', {x: indent + 12, y: y + 14},
-            el('title', {}, `${span.name} (${span.service}, ${span.kind})`),
+            el('title', {}, `${span.name} (${span.service}, ${span.kind})`
+                + (error ? `\nERROR ${span.statusMessage}` : '')
+                + (span.orphan ? '\nits parent never arrived' : '')),
+            error && el('tspan', {class: 'error-mark', 'data-error': span.spanId}, '! '),
+            span.orphan && el('tspan', {class: 'orphan-mark', 'data-orphan': span.spanId}, '⌁ '),
             clip(span.name, 30 - Math.min(depth, 20) / 2),
             el('tspan', {class: 'service'}, ' ' + clip(span.service, 16))),
         el('rect', {class: 'span-bar', x: timeline.x(span.from), y: y + 4,
@@ -277,6 +299,7 @@ async function showAgainstRoot(profile) {
 /** What spanprof adds to a span as attributes, as it would forward them. */
 function showDetail(profile, span, detail) {
   const attributes = [
+    ['status', span.status + (span.statusMessage ? ': ' + span.statusMessage : '')],
     ['spanprof.resource', span.resource],
     ['spanprof.state', span.state],
     ['spanprof.self_time_ns', span.selfTimeNs],
@@ -289,6 +312,15 @@ function showDetail(profile, span, detail) {
           + `${duration(span.to - span.from)}`),
       el('table', {id: 'span-attributes'}, attributes.map(([key, value]) =>
           el('tr', {}, el('td', {}, key), el('td', {}, String(value))))));
+}
+
+/** The trace id's other fragments (semantics.md §2): spans that came after it was analysed. */
+function fragments(profile) {
+  if (!profile.fragments || profile.fragments.length === 0) return el('div');
+  const spans = profile.fragments.reduce((sum, fragment) => sum + fragment.spanCount, 0);
+  return el('p', {class: 'muted', id: 'fragments'}, `This is the largest of the trace's `
+      + `${profile.fragments.length + 1} fragments: ${number(spans, 0)} more span(s) arrived after `
+      + 'it was analysed and were analysed apart; they are not drawn here.');
 }
 
 function pools(profile) {

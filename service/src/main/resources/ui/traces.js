@@ -22,6 +22,9 @@ const form = el('form', {class: 'filters', id: 'filters'},
     el('label', {}, 'completion', el('select', {name: 'completion'},
         COMPLETIONS.map(c => el('option', {value: c, selected: params.get('completion') === c},
             c || 'any')))),
+    el('label', {}, 'errors', el('select', {name: 'error'},
+        [['', 'any'], ['true', 'with errors'], ['false', 'without']].map(([value, label]) =>
+            el('option', {value, selected: (params.get('error') || '') === value}, label)))),
     el('label', {}, 'order', el('select', {name: 'order'},
         ['newest', 'slowest'].map(o => el('option', {value: o, selected: params.get('order') === o},
             o + ' first')))),
@@ -60,8 +63,14 @@ try {
         ['resource time', r => duration(r.resourceTimeNs), true],
         ['parallelism', r => number(r.parallelism), true],
         ['spans', r => r.spanCount, true],
-        ['completion', r => r.completion],
-        ['complete', r => r.complete ? 'yes' : 'no'],
+        ['errors', r => el('span', {'data-errors': r.errorCount,
+          class: r.errorCount ? 'error-mark' : null}, number(r.errorCount, 0)), true],
+        ['completion', r => r.completion
+            + (r.fragments.length ? ` (+${r.fragments.length} fragment${
+              r.fragments.length > 1 ? 's' : ''})` : '')],
+        ['complete', r => r.complete ? 'yes'
+            : 'no' + (r.orphanCount ? ` (${r.orphanCount} orphan${r.orphanCount > 1 ? 's' : ''})`
+                : '')],
       ], rows, {id: 'traces-table'}));
 } catch (error) {
   fail(results, error);

@@ -12,7 +12,8 @@ import org.HdrHistogram.AbstractHistogram;
 /**
  * JSON rows of the call ranking (contract.md: {@code GET /api/v1/ranking}); times in ns. The p50
  * and p99 come from the duration distribution's sliding window ({@code spanprof.histogram.window}),
- * 0 when the operation has none.
+ * 0 when the operation has none, and never exceed the row's exact maximum: HdrHistogram reports
+ * the top of a value's 1 % bucket, which may lie above every value recorded.
  */
 final class RankingView {
 
@@ -59,8 +60,8 @@ final class RankingView {
           row.involvement(), row.count(), row.errorCount(), row.durationMeanNs(),
           row.durationMinNs(),
           row.durationMaxNs(), row.durationStddevNs(),
-          known ? durationWindow.getValueAtPercentile(50) : 0,
-          known ? durationWindow.getValueAtPercentile(99) : 0,
+          known ? Math.min(durationWindow.getValueAtPercentile(50), row.durationMaxNs()) : 0,
+          known ? Math.min(durationWindow.getValueAtPercentile(99), row.durationMaxNs()) : 0,
           row.selfTimeMeanNs(), row.selfTimeMinNs(),
           row.selfTimeMaxNs(), row.selfTimeStddevNs(), row.selfTimeTotalNs(), row.criticalPathNs(),
           row.criticalPathShare(), flags);

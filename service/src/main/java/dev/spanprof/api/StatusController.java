@@ -1,5 +1,8 @@
 package dev.spanprof.api;
 
+import dev.spanprof.config.ExportConfiguration;
+import dev.spanprof.config.HistogramConfiguration;
+import dev.spanprof.config.RankingConfiguration;
 import dev.spanprof.time.TimeSource;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
@@ -20,10 +23,17 @@ final class StatusController {
 
   private final MeterRegistry registry;
   private final TimeSource time;
+  private final boolean forwarding;
+  private final long rankingWindowNs;
+  private final long histogramWindowNs;
 
-  StatusController(MeterRegistry registry, TimeSource time) {
+  StatusController(MeterRegistry registry, TimeSource time, ExportConfiguration export,
+      RankingConfiguration ranking, HistogramConfiguration histograms) {
     this.registry = registry;
     this.time = time;
+    this.forwarding = !export.getEndpoint().isBlank();
+    this.rankingWindowNs = ranking.getWindow().toNanos();
+    this.histogramWindowNs = histograms.getWindow().toNanos();
   }
 
   @Get(produces = MediaType.APPLICATION_JSON)
@@ -32,7 +42,8 @@ final class StatusController {
     return new Status(now.getEpochSecond() * 1_000_000_000 + now.getNano(), count("spanprof.received.spans"),
         count("spanprof.refused.spans"), count("spanprof.exported.spans"),
         count("spanprof.export.failed.spans"), count("spanprof.traces"),
-        (long) gauge("spanprof.buffered.spans"), (long) gauge("spanprof.buffered.spans.limit"));
+        (long) gauge("spanprof.buffered.spans"), (long) gauge("spanprof.buffered.spans.limit"),
+        forwarding, rankingWindowNs, histogramWindowNs);
   }
 
   private long count(String name) {
@@ -52,6 +63,10 @@ final class StatusController {
    * @param analysedTraces spanprof_traces_total
    * @param bufferedSpans spanprof_buffered_spans
    * @param bufferedSpansLimit spanprof_buffered_spans_limit
+   * @param forwarding whether spans are forwarded ({@code spanprof.export.endpoint} set)
+   * @param rankingWindowNs what the ranking's figures cover ({@code spanprof.ranking.window})
+   * @param histogramWindowNs what the distributions' sliding quantiles cover
+   *     ({@code spanprof.histogram.window})
    */
   @Serdeable
   record Status(
@@ -62,5 +77,8 @@ final class StatusController {
       long exportFailedSpans,
       long analysedTraces,
       long bufferedSpans,
-      long bufferedSpansLimit) {}
+      long bufferedSpansLimit,
+      boolean forwarding,
+      long rankingWindowNs,
+      long histogramWindowNs) {}
 }

@@ -1,5 +1,6 @@
 package dev.spanprof.api;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
 import dev.spanprof.analysis.span.Operation;
 import dev.spanprof.analysis.trace.TraceProfile;
 import io.micronaut.serde.annotation.Serdeable;
@@ -19,6 +20,7 @@ import java.util.List;
  * @param fragments the trace's other fragments kept (semantics.md §2), in the order analysed
  */
 @Serdeable
+@JsonInclude(JsonInclude.Include.ALWAYS)
 record TraceSummary(
     String traceId,
     String rootService,

@@ -94,9 +94,10 @@ class RankingControllerTest {
     assertThat(first.get("selfTimeMeanNs").getAsDouble()).isEqualTo(10);
     assertThat(first.get("involvement").getAsDouble()).isGreaterThan(0.4);
     assertThat(first.getAsJsonArray("flags").toString()).isEqualTo("[\"dispatcher\"]");
-    // From HdrHistogram at 2 significant digits: within 1 % of the 1000 ns recorded.
-    assertThat(first.get("durationP50Ns").getAsLong()).isCloseTo(1000, org.assertj.core.data.Percentage.withPercentage(1));
-    assertThat(first.get("durationP99Ns").getAsLong()).isCloseTo(1000, org.assertj.core.data.Percentage.withPercentage(1));
+    // HdrHistogram at 2 significant digits reports the top of 1000's bucket; a quantile is
+    // clamped to the recorded maximum, which every span of the dispatcher has.
+    assertThat(first.get("durationP50Ns").getAsLong()).isEqualTo(1000);
+    assertThat(first.get("durationP99Ns").getAsLong()).isEqualTo(1000);
   }
 
   @Test

@@ -22,11 +22,27 @@ import java.util.concurrent.TimeUnit;
 public final class RecordingProfiles implements ProfileConsumer {
 
   private final Map<TraceId, TraceProfile> profiles = new HashMap<>();
+  private final Map<TraceId, Integer> analyses = new HashMap<>();
 
   @Override
   public synchronized void accept(CompletedTrace trace, TraceProfile profile, long nowNanos) {
     profiles.put(trace.traceId(), profile);
+    analyses.merge(trace.traceId(), 1, Integer::sum);
     notifyAll();
+  }
+
+  /** Waits until the trace was analysed {@code count} times (its fragments each once). */
+  public synchronized void awaitAnalyses(TraceId traceId, int count, Duration timeout)
+      throws InterruptedException {
+    long deadline = System.nanoTime() + timeout.toNanos();
+    while (analyses.getOrDefault(traceId, 0) < count) {
+      long remaining = deadline - System.nanoTime();
+      if (remaining <= 0) {
+        throw new AssertionError("trace " + traceId + " was analysed "
+            + analyses.getOrDefault(traceId, 0) + " times, not " + count);
+      }
+      TimeUnit.NANOSECONDS.timedWait(this, remaining);
+    }
   }
 
   public synchronized TraceProfile await(TraceId traceId, Duration timeout)

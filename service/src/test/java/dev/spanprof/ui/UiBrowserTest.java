@@ -15,10 +15,12 @@ import dev.spanprof.profile.RankingService;
 import dev.spanprof.testing.CheckoutLoad;
 import dev.spanprof.testing.Otlp;
 import dev.spanprof.testing.Ports;
+import dev.spanprof.testing.RecordingProfiles;
 import dev.spanprof.testing.TestTraffic;
 import io.micronaut.context.ApplicationContext;
 import io.micronaut.context.annotation.Property;
 import io.micronaut.test.extensions.junit5.annotation.MicronautTest;
+import io.opentelemetry.proto.collector.trace.v1.ExportTraceServiceRequest;
 import io.opentelemetry.proto.common.v1.AnyValue;
 import io.opentelemetry.proto.common.v1.KeyValue;
 import io.opentelemetry.proto.trace.v1.Span;
@@ -68,6 +70,10 @@ class UiBrowserTest {
   private static final TraceId LARGE = TraceId.fromHex("5e5e5e5e5e5e5e5e5e5e5e5e5e5e5e5e");
   private static final int LARGE_SPANS = 10_000;
   private static final int CHECKOUTS = 100;
+  /** A checkout whose payment fails at the bank and whose audit span's parent never arrives. */
+  private static final TraceId FAILED = TraceId.fromHex("e7e7e7e7e7e7e7e7e7e7e7e7e7e7e7e7");
+  /** A trace whose consumer span arrives after it was analysed: a late fragment. */
+  private static final TraceId LATE = TraceId.fromHex("1a7e1a7e1a7e1a7e1a7e1a7e1a7e1a7e");
 
   @TempDir static Path browserProfile;
   private final HttpClient http = HttpClient.newHttpClient();
@@ -80,6 +86,10 @@ class UiBrowserTest {
 
   @BeforeAll
   void analyseTracesAndStartTheBrowser() throws Exception {
+    assertThat(TestTraffic.postProtobuf(context, Otlp.request("shop",
+        Otlp.span(LATE, 1).setName("publish").setStartTimeUnixNano(1000).setEndTimeUnixNano(5000),
+        child(LATE, 2, 1, "enqueue", 2000, 4000)))).isEqualTo(200);
+    TestTraffic.complete(context, LATE);
     List<TraceId> traces = new ArrayList<>();
     for (String name : GoldenCases.names()) {
       TestTraffic.postGolden(context, name);
@@ -90,7 +100,13 @@ class UiBrowserTest {
     traces.add(LARGE);
     assertThat(TestTraffic.postProtobuf(context, CheckoutLoad.request(CHECKOUTS))).isEqualTo(200);
     traces.addAll(CheckoutLoad.traceIds(CHECKOUTS));
+    assertThat(TestTraffic.postProtobuf(context, failedCheckout())).isEqualTo(200);
+    traces.add(FAILED);
+    // The late consumer span arrives after its trace was analysed, with the other traces.
+    assertThat(TestTraffic.postProtobuf(context, Otlp.request("consumer",
+        child(LATE, 3, 1, "consume", 9000, 12000)))).isEqualTo(200);
     TestTraffic.complete(context, traces.toArray(TraceId[]::new));
+    context.getBean(RecordingProfiles.class).awaitAnalyses(LATE, 2, Duration.ofSeconds(30));
     ranking.refresh();
     time.setWallClock(Instant.ofEpochSecond(1_700_000_100));
     pools.finalizeDue();
@@ -123,6 +139,80 @@ class UiBrowserTest {
         .get("traceId").getAsString();
     assertThat(browser.findElement(By.cssSelector("#slowest tbody tr")).getText())
         .startsWith(slowest);
+  }
+
+  /**
+   * The README's example (seed case 3, two components overlapping): over its root's traces the
+   * critical-path shares sum to 100 %, none above; over all traces the rows shown sum to at most
+   * 100 %.
+   */
+  @Test
+  void overview_criticalPathSharesSumToAtMostOneHundredPercent() throws Exception {
+    JsonObject summary = api("/api/v1/traces/"
+        + expected("seed-time-case3-overlap").get("traceId").getAsString())
+        .getAsJsonObject("summary");
+    String rootChoice = summary.get("rootService").getAsString() + "\t"
+        + summary.get("rootOperation").getAsString();
+    open("?sort=critical_path&root=" + java.net.URLEncoder.encode(rootChoice,
+        StandardCharsets.UTF_8));
+    waitFor(By.cssSelector("#ranking-table[data-sort='critical_path'] tbody tr"));
+
+    List<Double> shares = browser.findElements(By.cssSelector("#ranking-table [data-share]"))
+        .stream().map(cell -> Double.parseDouble(cell.getAttribute("data-share"))).toList();
+    assertThat(shares).isNotEmpty().allSatisfy(share -> assertThat(share).isBetween(0.0, 1.0));
+    assertThat(shares.stream().mapToDouble(Double::doubleValue).sum())
+        .isCloseTo(1.0, org.assertj.core.data.Offset.offset(1e-9));
+    assertThat(browser.findElement(By.id("ranking-scope")).getText())
+        .contains("the traces whose root is " + summary.get("rootService").getAsString());
+    Chromium.screenshot(browser, "overview-root");
+
+    new org.openqa.selenium.support.ui.Select(browser.findElement(By.id("root")))
+        .selectByValue("");
+    waitFor(By.cssSelector("#ranking-table[data-root=''] tbody tr"));
+    double all = browser.findElements(By.cssSelector("#ranking-table [data-share]")).stream()
+        .mapToDouble(cell -> Double.parseDouble(cell.getAttribute("data-share"))).sum();
+    assertThat(all).isLessThanOrEqualTo(1.0 + 1e-9);
+  }
+
+  /** A late fragment never hides its trace: one row, and the trace opens whole. */
+  @Test
+  void lateFragment_listedOnceAndTheTraceOpensWhole() throws Exception {
+    open("traces?service=shop&operation=publish");
+    waitFor(By.id("traces-table"));
+
+    List<WebElement> rows = browser.findElements(By.xpath(
+        "//table[@id='traces-table']//tr[td/a[text()='" + LATE.toHex() + "']]"));
+    assertThat(rows).hasSize(1);
+    assertThat(rows.get(0).getText()).contains("+1 fragment");
+    rows.get(0).findElement(By.tagName("a")).click();
+    waitFor(By.id("lanes"));
+    new WebDriverWait(browser, Duration.ofSeconds(30)).until(driver ->
+        driver.findElement(By.tagName("body")).getDomAttribute("data-render-ms") != null);
+
+    assertThat(browser.findElements(By.cssSelector("#waterfall .span-row"))).hasSize(2);
+    assertThat(browser.findElement(By.id("fragments")).getText())
+        .contains("1 more span(s) arrived after it was analysed");
+  }
+
+  /** Errors and orphans marked where a person looks: the waterfall, the lanes, the detail. */
+  @Test
+  void trace_errorSpansAndOrphansMarked() throws Exception {
+    JsonObject profile = api("/api/v1/traces/" + FAILED.toHex());
+    openTrace(FAILED.toHex());
+
+    assertThat(browser.findElements(By.cssSelector("#waterfall [data-error]")))
+        .hasSize(profile.get("errorCount").getAsInt()).hasSize(1);
+    assertThat(browser.findElements(By.cssSelector("#waterfall [data-orphan]")))
+        .hasSize(profile.get("orphanCount").getAsInt()).hasSize(1);
+    assertThat(browser.findElements(By.cssSelector("#lanes rect.lane-error"))).isNotEmpty();
+    assertThat(browser.findElement(By.id("figures")).getText()).contains("errors\n1");
+    String bank = browser.findElement(By.cssSelector("#waterfall [data-error]"))
+        .getAttribute("data-error");
+    browser.findElement(By.cssSelector("#waterfall .span-row[data-span='" + bank + "'] text"))
+        .click();
+    assertThat(waitFor(By.id("span-attributes")).getText())
+        .contains("status ERROR: 503 Service Unavailable");
+    Chromium.screenshot(browser, "trace-errors");
   }
 
   @Test
@@ -410,6 +500,24 @@ class UiBrowserTest {
           .addAttributes(attribute("spanprof.state", states[(thread + step) % 3]));
     }
     return spans;
+  }
+
+  private static ExportTraceServiceRequest failedCheckout() {
+    return Otlp.request("shop",
+        Otlp.span(FAILED, 1).setName("pay").setStartTimeUnixNano(1_000_000)
+            .setEndTimeUnixNano(9_000_000).addAttributes(attribute("thread.id", "t1")),
+        child(FAILED, 2, 1, "bank", 2_000_000, 8_000_000).setStatus(
+            io.opentelemetry.proto.trace.v1.Status.newBuilder().setCode(
+                io.opentelemetry.proto.trace.v1.Status.StatusCode.STATUS_CODE_ERROR)
+                .setMessage("503 Service Unavailable")),
+        child(FAILED, 3, 0xFF, "audit", 3_000_000, 4_000_000));
+  }
+
+  private static Span.Builder child(TraceId trace, long id, long parent, String name, long start,
+      long end) {
+    return Otlp.span(trace, id).setName(name).setStartTimeUnixNano(start).setEndTimeUnixNano(end)
+        .setParentSpanId(ByteString.copyFrom(ByteBuffer.allocate(8).putLong(parent).array()))
+        .addAttributes(attribute("thread.id", "t" + id));
   }
 
   private static KeyValue attribute(String key, String value) {
