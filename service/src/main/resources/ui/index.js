@@ -111,9 +111,9 @@ async function showRanking(now) {
   const [service, operation] = root.split('\t');
   ranking.prepend(el('p', {class: 'muted', id: 'ranking-scope'},
       `Over ${root ? `the traces whose root is ${service}: ${operation}` : 'all traces'} of the `
-      + `last ${duration(now.rankingWindowNs)}, sorted by ${SORTS[sort]}; `
-      + `p50 and p99 over the last ${duration(now.histogramWindowNs)} of spans. The `
-      + 'critical-path share is each operation\'s part of the primary roots\' critical paths.'));
+      + `last ${duration(now.rankingWindowNs)} (every figure of a row over the same traces), `
+      + `sorted by ${SORTS[sort]}. The critical-path share is each operation's part of the `
+      + 'primary roots\' critical paths.'));
 }
 
 async function showSlowest() {

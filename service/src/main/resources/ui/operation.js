@@ -29,11 +29,12 @@ if (!service || !operation) {
 
 async function show() {
   const query = new URLSearchParams({service, operation});
-  const [ranking, edges, traces] = await Promise.all([
+  const [ranking, edges, traces, status] = await Promise.all([
     api('ranking?top=100000'),
     api('ranking/edges?' + query),
     api(`traces?limit=20&${new URLSearchParams({containsService: service,
       containsOperation: operation})}`),
+    api('status'),
   ]);
   const row = ranking.find(r => r.service === service && r.name === operation);
   const charts = el('div', {id: 'distributions'});
@@ -41,6 +42,8 @@ async function show() {
   const tail = await api(`tail?${query}&quantile=${quantile}`).catch(() => null);
   page.replaceChildren(
       el('h1', {}, `${service}: ${operation}`),
+      el('p', {class: 'muted', id: 'figures-window'}, row ? 'Over the traces of the last '
+          + `${duration(status.rankingWindowNs)}, as the ranking.` : ''),
       row ? el('div', {class: 'figures', id: 'figures'},
           figure('rank', row.rank), figure('involvement', number(row.involvement, 4)),
           figure('calls', number(row.count, 0)),
@@ -56,7 +59,8 @@ async function show() {
       tail ? whySlow(tail) : el('div'),
       el('h2', {}, 'Distributions'),
       el('p', {class: 'muted'}, 'Value at each percentile, the percentile axis logarithmic in '
-          + '1/(1 − p) as HdrHistogram plots it.'),
+          + '1/(1 − p) as HdrHistogram plots it: since start (cumulative) and over the last '
+          + `${duration(status.histogramWindowNs)} of spans (window).`),
       charts,
       el('div', {class: 'columns'},
           el('div', {}, el('h2', {}, 'Callers'), neighbours(edges.callers, 'callers')),

@@ -207,8 +207,7 @@ final class ProfileGrpcService extends ProfileServiceGrpc.ProfileServiceImplBase
         : ranking.forRoot(new Operation(request.getService(), request.getOperation()));
     Ranking.Builder answer = Ranking.newBuilder();
     for (RankingSnapshot.Row row : snapshot.top(top, sort)) {
-      RankingView.RankingRow view = RankingView.RankingRow.of(row,
-          RankingController.durationWindow(distributions, row.operation()));
+      RankingView.RankingRow view = RankingView.RankingRow.of(row);
       answer.addOperations(RankedOperation.newBuilder()
           .setService(view.service())
           .setName(view.name())

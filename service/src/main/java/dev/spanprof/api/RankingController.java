@@ -1,13 +1,11 @@
 package dev.spanprof.api;
 
-import dev.spanprof.analysis.distribution.DistributionRegistry.Kind;
 import dev.spanprof.analysis.ranking.RankingSnapshot;
 import dev.spanprof.analysis.span.Operation;
 import dev.spanprof.api.RankingView.Edges;
 import dev.spanprof.api.RankingView.Neighbour;
 import dev.spanprof.api.RankingView.RankingRow;
 import dev.spanprof.api.TraceProfileController.ApiError;
-import dev.spanprof.profile.DistributionService;
 import dev.spanprof.profile.RankingService;
 import io.micronaut.core.annotation.Nullable;
 import io.micronaut.http.HttpResponse;
@@ -16,7 +14,6 @@ import io.micronaut.http.MediaType;
 import io.micronaut.http.annotation.Controller;
 import io.micronaut.http.annotation.Get;
 import io.micronaut.http.annotation.QueryValue;
-import org.HdrHistogram.AbstractHistogram;
 
 /**
  * {@code GET /api/v1/ranking?top=N&sort=involvement|critical_path|self_time} (over all traces, or
@@ -30,11 +27,9 @@ final class RankingController {
   private static final int DEFAULT_TOP = 50;
 
   private final RankingService ranking;
-  private final DistributionService distributions;
 
-  RankingController(RankingService ranking, DistributionService distributions) {
+  RankingController(RankingService ranking) {
     this.ranking = ranking;
-    this.distributions = distributions;
   }
 
   @Get(produces = MediaType.APPLICATION_JSON)
@@ -56,7 +51,7 @@ final class RankingController {
     RankingSnapshot snapshot = service == null ? ranking.latest()
         : ranking.forRoot(new Operation(service, operation));
     return HttpResponse.ok(snapshot.top(rows, order).stream()
-        .map(row -> RankingRow.of(row, durationWindow(distributions, row.operation())))
+        .map(RankingRow::of)
         .toList());
   }
 
@@ -70,12 +65,6 @@ final class RankingController {
     return HttpResponse.ok(new Edges(service, operation,
         snapshot.callers(target).stream().map(edge -> Neighbour.of(edge.caller(), edge)).toList(),
         snapshot.callees(target).stream().map(edge -> Neighbour.of(edge.callee(), edge)).toList()));
-  }
-
-  /** The operation's duration distribution over the sliding window, or null. */
-  static AbstractHistogram durationWindow(DistributionService distributions, Operation operation) {
-    return distributions.merged(Kind.DURATION, operation.service(), operation.name())
-        .map(DistributionService.Merged::window).orElse(null);
   }
 
   private static HttpResponse<ApiError> badRequest(String message) {

@@ -7,13 +7,10 @@ import dev.spanprof.analysis.span.Operation;
 import io.micronaut.serde.annotation.Serdeable;
 import java.util.ArrayList;
 import java.util.List;
-import org.HdrHistogram.AbstractHistogram;
 
 /**
- * JSON rows of the call ranking (contract.md: {@code GET /api/v1/ranking}); times in ns. The p50
- * and p99 come from the duration distribution's sliding window ({@code spanprof.histogram.window}),
- * 0 when the operation has none, and never exceed the row's exact maximum: HdrHistogram reports
- * the top of a value's 1 % bucket, which may lie above every value recorded.
+ * JSON rows of the call ranking (contract.md: {@code GET /api/v1/ranking}); times in ns. Every
+ * figure of a row, its p50 and p99 included, covers the same traces (semantics.md §4).
  */
 final class RankingView {
 
@@ -43,12 +40,7 @@ final class RankingView {
       double criticalPathShare,
       List<String> flags) {
 
-    /**
-     * @param durationWindow the operation's duration distribution over the sliding window (the
-     *     p50 and p99 come from it), or null when it has none
-     */
-    static RankingRow of(Row row, AbstractHistogram durationWindow) {
-      boolean known = durationWindow != null && durationWindow.getTotalCount() > 0;
+    static RankingRow of(Row row) {
       List<String> flags = new ArrayList<>(2);
       if (row.dispatcher()) {
         flags.add("dispatcher");
@@ -58,12 +50,9 @@ final class RankingView {
       }
       return new RankingRow(row.operation().service(), row.operation().name(), row.rank(),
           row.involvement(), row.count(), row.errorCount(), row.durationMeanNs(),
-          row.durationMinNs(),
-          row.durationMaxNs(), row.durationStddevNs(),
-          known ? Math.min(durationWindow.getValueAtPercentile(50), row.durationMaxNs()) : 0,
-          known ? Math.min(durationWindow.getValueAtPercentile(99), row.durationMaxNs()) : 0,
-          row.selfTimeMeanNs(), row.selfTimeMinNs(),
-          row.selfTimeMaxNs(), row.selfTimeStddevNs(), row.selfTimeTotalNs(), row.criticalPathNs(),
+          row.durationMinNs(), row.durationMaxNs(), row.durationStddevNs(), row.durationP50Ns(),
+          row.durationP99Ns(), row.selfTimeMeanNs(), row.selfTimeMinNs(), row.selfTimeMaxNs(),
+          row.selfTimeStddevNs(), row.selfTimeTotalNs(), row.criticalPathNs(),
           row.criticalPathShare(), flags);
     }
   }

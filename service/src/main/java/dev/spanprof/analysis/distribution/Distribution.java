@@ -1,5 +1,6 @@
 package dev.spanprof.analysis.distribution;
 
+import dev.spanprof.analysis.internal.CountsIndex;
 import dev.spanprof.analysis.span.TraceId;
 import java.util.ArrayList;
 import java.util.Arrays;

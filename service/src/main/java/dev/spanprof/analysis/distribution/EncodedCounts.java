@@ -1,5 +1,6 @@
 package dev.spanprof.analysis.distribution;
 
+import dev.spanprof.analysis.internal.CountsIndex;
 import java.nio.ByteBuffer;
 import org.HdrHistogram.AbstractHistogram;
 

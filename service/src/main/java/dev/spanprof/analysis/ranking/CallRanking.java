@@ -1,5 +1,6 @@
 package dev.spanprof.analysis.ranking;
 
+import dev.spanprof.analysis.internal.CountsIndex;
 import dev.spanprof.analysis.internal.StampedSlots;
 import dev.spanprof.analysis.span.Operation;
 import dev.spanprof.analysis.span.SpanRecord;
@@ -25,8 +26,10 @@ import java.util.Set;
  * child→parent between their operations. The involvement of an operation is the stationary
  * distribution π of P' = (1 − ε)·P + ε/N, P the row-normalised transition counts (rows with no
  * transitions uniform). Beside it, per operation, the static figures (count, errors, duration
- * and self time mean/min/max/standard deviation, critical-path time) and per edge the conditional
- * ones (count, mean and max duration of the callee under that caller).
+ * and self time mean/min/max/standard deviation, duration p50 and p99, critical-path time) and
+ * per edge the conditional ones (count, mean and max duration of the callee under that caller).
+ * Every figure of a row covers the same traces: the quantiles are counted here ({@link
+ * SparseCounts}), not read from the distributions' window of another length.
  *
  * <p><b>Critical-path share.</b> cp(o, T) and D(T) of semantics.md §6: the primary root's path
  * only, so that Σ_o cp(o, T) = D(T) and the shares of all operations sum to 1. A late fragment
@@ -60,6 +63,11 @@ public final class CallRanking {
 
   private static final double CONVERGED = 1e-12;
   private static final int MAX_ITERATIONS = 100_000;
+  /**
+   * How finely a row's duration quantiles are counted: 2 significant digits, a value within 1 %,
+   * as the distributions by default.
+   */
+  private static final CountsIndex QUANTILE_LAYOUT = CountsIndex.forDigits(2);
   /** Up to this many distinct operations, a trace's edges are found through a table (3 KB). */
   private static final int MAX_EDGE_TABLE_OPERATIONS = 16;
 
@@ -208,7 +216,10 @@ public final class CallRanking {
       OperationStats stats = operations.get(nodes.get(v));
       rows.add(new RankingSnapshot.Row(nodes.get(v), involvement[v], 0, stats.count,
           stats.errors, stats.duration.mean(), stats.duration.min, stats.duration.max,
-          stats.duration.stddev(), stats.self.mean(), stats.self.min, stats.self.max,
+          stats.duration.stddev(),
+          stats.durations.valueAtPercentile(50, QUANTILE_LAYOUT, stats.duration.max),
+          stats.durations.valueAtPercentile(99, QUANTILE_LAYOUT, stats.duration.max),
+          stats.self.mean(), stats.self.min, stats.self.max,
           stats.self.stddev(), Math.round(stats.self.sum), stats.criticalNanos,
           durationNanos == 0 ? 0 : (double) stats.criticalNanos / durationNanos,
           false, false));
@@ -456,6 +467,7 @@ public final class CallRanking {
     long count;
     long errors;
     final Moments duration = new Moments();
+    final SparseCounts durations = new SparseCounts();
     final Moments self = new Moments();
     long criticalNanos;
     final Map<Operation, EdgeStats> calls = new HashMap<>();
@@ -468,6 +480,7 @@ public final class CallRanking {
       count++;
       errors += error ? 1 : 0;
       duration.add(durationNanos);
+      durations.add(QUANTILE_LAYOUT.of(durationNanos), 1);
       self.add(selfNanos);
     }
 
@@ -475,6 +488,7 @@ public final class CallRanking {
       count += other.count;
       errors += other.errors;
       duration.merge(other.duration);
+      other.durations.addTo(durations);
       self.merge(other.self);
       criticalNanos += other.criticalNanos;
     }

@@ -18,6 +18,8 @@ public record RankingSnapshot(List<Row> rows, List<EdgeRow> edges) {
    * @param involvement its stationary probability π
    * @param rank 1 for the highest involvement
    * @param errorCount its spans with status ERROR
+   * @param durationP50Ns the median duration, within 1 %, over the same traces as the rest
+   * @param durationP99Ns the 99th percentile, likewise; neither above {@code durationMaxNs}
    * @param criticalPathNs Σ cp(o, T): its critical-path time in the primary roots' trees
    * @param criticalPathShare Σ cp(o, T) / Σ D(T) (semantics.md §4); the shares sum to 1
    * @param dispatcher involvement in the top decile (the best max(1, ⌊N/10⌋) rows) while mean
@@ -34,6 +36,8 @@ public record RankingSnapshot(List<Row> rows, List<EdgeRow> edges) {
       long durationMinNs,
       long durationMaxNs,
       double durationStddevNs,
+      long durationP50Ns,
+      long durationP99Ns,
       double selfTimeMeanNs,
       long selfTimeMinNs,
       long selfTimeMaxNs,
@@ -45,10 +49,10 @@ public record RankingSnapshot(List<Row> rows, List<EdgeRow> edges) {
       boolean bottleneck) {
 
     Row ranked(int rank, boolean dispatcher, boolean bottleneck) {
-      return new Row(operation, involvement, rank, count, errorCount, durationMeanNs, durationMinNs,
-          durationMaxNs, durationStddevNs, selfTimeMeanNs, selfTimeMinNs, selfTimeMaxNs,
-          selfTimeStddevNs, selfTimeTotalNs, criticalPathNs, criticalPathShare, dispatcher,
-          bottleneck);
+      return new Row(operation, involvement, rank, count, errorCount, durationMeanNs,
+          durationMinNs, durationMaxNs, durationStddevNs, durationP50Ns, durationP99Ns,
+          selfTimeMeanNs, selfTimeMinNs, selfTimeMaxNs, selfTimeStddevNs, selfTimeTotalNs,
+          criticalPathNs, criticalPathShare, dispatcher, bottleneck);
     }
   }
 

@@ -1,6 +1,7 @@
 package dev.spanprof.analysis.distribution;
 
 
+import dev.spanprof.analysis.internal.CountsIndex;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -33,7 +34,7 @@ class EncodedCountsTest {
       byte[] encoded = encode(histogram);
 
       Histogram read = new Histogram(digits);
-      EncodedCounts.addTo(encoded, new CountsIndex(digits), read);
+      EncodedCounts.addTo(encoded, CountsIndex.forDigits(digits), read);
 
       assertThat(read).isEqualTo(Histogram.decodeFromByteBuffer(ByteBuffer.wrap(encoded), 0));
       assertThat(read).isEqualTo(histogram);
@@ -49,7 +50,7 @@ class EncodedCountsTest {
     Histogram target = new Histogram(2);
     target.recordValue(1_500);
 
-    EncodedCounts.addTo(encode(slice), new CountsIndex(2), target);
+    EncodedCounts.addTo(encode(slice), CountsIndex.forDigits(2), target);
 
     assertThat(target.getTotalCount()).isEqualTo(6);
     assertThat(target.getCountAtValue(0)).isEqualTo(1);
@@ -61,7 +62,7 @@ class EncodedCountsTest {
   void addTo_anEmptyHistogram_addsNothing() {
     Histogram target = new Histogram(2);
 
-    EncodedCounts.addTo(encode(new Histogram(2)), new CountsIndex(2), target);
+    EncodedCounts.addTo(encode(new Histogram(2)), CountsIndex.forDigits(2), target);
 
     assertThat(target.getTotalCount()).isZero();
   }
@@ -74,7 +75,7 @@ class EncodedCountsTest {
     int length = histogram.encodeIntoCompressedByteBuffer(buffer);
 
     assertThatThrownBy(() -> EncodedCounts.addTo(Arrays.copyOf(buffer.array(), length),
-        new CountsIndex(2), new Histogram(2)))
+        CountsIndex.forDigits(2), new Histogram(2)))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("V2");
   }

@@ -201,6 +201,36 @@ class CallRankingTest {
     assertThat(ranking.snapshot(0, new Operation("svc", "callback")).rows()).isEmpty();
   }
 
+  /**
+   * A row's quantiles cover its traces, as its count does: once the early, slow traces leave the
+   * window, p50 and p99 are those of the later ones (semantics.md §4: one row, one window).
+   */
+  @Test
+  void quantiles_coverTheSameTracesAsTheCount() {
+    long second = 1_000_000_000L;
+    CallRanking ranking = new CallRanking(WINDOW, 1e-6, 5000);
+    for (int t = 1; t <= 100; t++) {
+      TraceBuilder slow = new TraceBuilder().span("query", null, "1", 0, t * 1_000_000L);
+      ranking.add(slow.spans(), slow.analyze(), 0);
+    }
+    Row early = row(ranking.snapshot(10 * second), "query");
+    for (int t = 0; t < 10; t++) {
+      TraceBuilder fast = new TraceBuilder().span("query", null, "1", 0, 1000);
+      ranking.add(fast.spans(), fast.analyze(), 280 * second);
+    }
+
+    Row late = row(ranking.snapshot(320 * second), "query");
+
+    assertThat(early.count()).isEqualTo(100);
+    assertThat(early.durationP50Ns()).isCloseTo(50_000_000L,
+        org.assertj.core.data.Percentage.withPercentage(1));
+    assertThat(early.durationP99Ns()).isCloseTo(99_000_000L,
+        org.assertj.core.data.Percentage.withPercentage(1));
+    assertThat(late.count()).isEqualTo(10);
+    assertThat(late.durationP50Ns()).isEqualTo(1000);
+    assertThat(late.durationP99Ns()).isEqualTo(1000);
+  }
+
   @Test
   void errors_countedPerOperation() {
     TraceBuilder trace = new TraceBuilder().span("pay", null, "1", 0, 100)

@@ -1,4 +1,4 @@
-package dev.spanprof.analysis.distribution;
+package dev.spanprof.analysis.internal;
 
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -14,7 +14,7 @@ class CountsIndexTest {
   @ParameterizedTest
   @ValueSource(ints = {0, 1, 2, 3, 4, 5})
   void lowestValueAt_ofAValue_isHdrHistogramsLowestEquivalentValue(int digits) {
-    CountsIndex index = new CountsIndex(digits);
+    CountsIndex index = CountsIndex.forDigits(digits);
     Histogram reference = new Histogram(digits);
     Random random = new Random(digits);
     int previousIndex = -1;
@@ -39,7 +39,7 @@ class CountsIndexTest {
   @ParameterizedTest
   @ValueSource(ints = {0, 2, 3})
   void countsAtLowestValues_makeTheSameHistogramAsTheValues(int digits) {
-    CountsIndex index = new CountsIndex(digits);
+    CountsIndex index = CountsIndex.forDigits(digits);
     Histogram direct = new Histogram(digits);
     Histogram viaIndex = new Histogram(digits);
     Random random = new Random(7);

@@ -1,19 +1,19 @@
-package dev.spanprof.analysis.distribution;
+package dev.spanprof.analysis.internal;
 
 /**
  * HdrHistogram's counts-array layout for a number of significant digits and a lowest
  * discernible value of 1, the one spanprof's histograms use: which index a value counts at, and
- * the lowest value of an index. A busy window slice counts its values in a plain array by this
- * layout ({@link SeriesViews}), and the counts go into an HdrHistogram of the same digits at
- * the same indexes, so nothing is rounded differently.
+ * the lowest value of an index. A busy distribution slice counts its values in a plain array by
+ * this layout, and the counts go into an HdrHistogram of the same digits at the same indexes, so
+ * nothing is rounded differently; the ranking counts its durations by it too.
  *
  * <p>The formulas are HdrHistogram 2.2's {@code countsArrayIndex} and {@code valueFromIndex}
  * (package-private there); {@code CountsIndexTest} pins them to the library's own rounding.
  */
-final class CountsIndex {
+public final class CountsIndex {
 
   /** The most significant digits HdrHistogram takes. */
-  static final int MAX_SIGNIFICANT_DIGITS = 5;
+  public static final int MAX_SIGNIFICANT_DIGITS = 5;
   /** The layout per number of significant digits, shared by every series. */
   private static final CountsIndex[] BY_DIGITS = new CountsIndex[MAX_SIGNIFICANT_DIGITS + 1];
 
@@ -28,7 +28,7 @@ final class CountsIndex {
   private final long subBucketMask;
   private final int leadingZeroCountBase;
 
-  CountsIndex(int significantDigits) {
+  private CountsIndex(int significantDigits) {
     long largestValueWithSingleUnitResolution = 2 * (long) Math.pow(10, significantDigits);
     int subBucketCountMagnitude =
         (int) Math.ceil(Math.log(largestValueWithSingleUnitResolution) / Math.log(2));
@@ -40,12 +40,12 @@ final class CountsIndex {
   }
 
   /** The layout for {@code significantDigits}, 0 to {@link #MAX_SIGNIFICANT_DIGITS}. */
-  static CountsIndex forDigits(int significantDigits) {
+  public static CountsIndex forDigits(int significantDigits) {
     return BY_DIGITS[significantDigits];
   }
 
   /** The index {@code value} (≥ 0) counts at. */
-  int of(long value) {
+  public int of(long value) {
     int bucketIndex = leadingZeroCountBase - Long.numberOfLeadingZeros(value | subBucketMask);
     int subBucketIndex = (int) (value >>> bucketIndex);
     return ((bucketIndex + 1) << subBucketHalfCountMagnitude)
@@ -53,7 +53,7 @@ final class CountsIndex {
   }
 
   /** The lowest value that counts at {@code index}. */
-  long lowestValueAt(int index) {
+  public long lowestValueAt(int index) {
     int bucketIndex = (index >> subBucketHalfCountMagnitude) - 1;
     int subBucketIndex = (index & (subBucketHalfCount - 1)) + subBucketHalfCount;
     if (bucketIndex < 0) {
@@ -67,7 +67,7 @@ final class CountsIndex {
    * How long a counts array must be for {@code index}: through the end of its bucket's half, so
    * that a growing array is copied once per bucket rather than once per index.
    */
-  int lengthFor(int index) {
+  public int lengthFor(int index) {
     return (index | (subBucketHalfCount - 1)) + 1;
   }
 }
