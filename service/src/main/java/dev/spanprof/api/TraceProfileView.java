@@ -171,7 +171,7 @@ public record TraceProfileView(
 
   /** The primary root tree's critical path by operation, longest first. */
   private static List<PathTime> pathTimes(TraceProfile profile) {
-    long[] byOperation = PathTimes.of(profile).byOperation();
+    long[] byOperation = PathTimes.byOperation(profile);
     List<PathTime> result = new ArrayList<>();
     for (int o = 0; o < byOperation.length; o++) {
       if (byOperation[o] > 0) {

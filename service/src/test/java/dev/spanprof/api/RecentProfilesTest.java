@@ -250,6 +250,6 @@ class RecentProfilesTest {
   private static TraceProfile profile(TraceId id, int spanCount) {
     ChosenSegment segment = new ChosenSegment("pool", "running", StateClass.CPU, "cpu", 1, 0, 10);
     return new TraceProfile(id, spanCount, 0, 0, 0, 0, 0, 0, 0, List.of(), List.of(), List.of(),
-        List.of(), List.of(), List.of(), List.of(), List.of(segment), -1, null, null, 0, 0);
+        List.of(), List.of(), List.of(), List.of(), List.of(segment), -1, null, null, 0);
   }
 }

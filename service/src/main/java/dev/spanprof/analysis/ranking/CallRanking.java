@@ -168,7 +168,7 @@ public final class CallRanking {
     }
     if (whole) {
       root.durationNanos += profile.criticalPathNs();
-      long[] path = PathTimes.of(profile).byOperation();
+      long[] path = PathTimes.byOperation(profile);
       for (int o = 0; o < path.length; o++) {
         stats[o].criticalNanos += path[o];
       }

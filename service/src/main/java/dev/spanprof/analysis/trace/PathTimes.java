@@ -13,6 +13,20 @@ import java.util.Map;
  */
 public record PathTimes(long[] byOperation, Map<String, Long> byState) {
 
+  /**
+   * cp(o, T) alone, per position in {@link TraceProfile#distinctOperations()}: what the ranking
+   * adds per trace, without the per-state map it does not need.
+   */
+  public static long[] byOperation(TraceProfile profile) {
+    long[] byOperation = new long[profile.distinctOperations().size()];
+    SpanSegments path = profile.criticalPath();
+    for (int k = 0; k < path.size(); k++) {
+      byOperation[profile.spans().get(path.span(k)).operation()] +=
+          path.endNanos(k) - path.startNanos(k);
+    }
+    return byOperation;
+  }
+
   public static PathTimes of(TraceProfile profile) {
     long[] byOperation = new long[profile.distinctOperations().size()];
     Map<String, Long> byState = new LinkedHashMap<>();

@@ -77,15 +77,7 @@ public final class TraceAnalyzer {
         keepsSegments ? PoolUsages.chosenSegments(mapped, timeline.segments) : List.of(),
         criticalPath.primaryRoot, SpanSegments.copyOf(timeline.segments, false),
         // The walk finds the path latest first.
-        SpanSegments.copyOf(criticalPath.primaryPath, true), errors(mapped), tree.orphans);
-  }
-
-  private static int errors(TraceSpans spans) {
-    int errors = 0;
-    for (int i = 0; i < spans.count; i++) {
-      errors += spans.span[i].status() == SpanStatus.ERROR ? 1 : 0;
-    }
-    return errors;
+        SpanSegments.copyOf(criticalPath.primaryPath, true), tree.orphans);
   }
 
   // Rows list what held some resource for some time: a state, resource or operation that never
@@ -130,12 +122,13 @@ public final class TraceAnalyzer {
       CriticalPath criticalPath) {
     List<SpanProfile> result = new ArrayList<>(spans.count);
     for (int i = 0; i < spans.count; i++) {
+      SpanStatus status = spans.span[i].status();
       result.add(new SpanProfile(spans.span[i].spanId(), spans.resources.name(spans.resource[i]),
           spans.pools.name(spans.pool[i]), spans.states.name(spans.state[i]), selfNs[i],
           criticalPath.criticalNs[i], criticalPath.onPath[i], spans.allocation[i],
           tree.parent[i], spans.operation[i], spans.span[i].kind(), spans.startNanos[i],
-          spans.endNanos[i], tree.orphan[i], spans.span[i].status(),
-          spans.span[i].statusMessage()));
+          spans.endNanos[i], tree.orphan[i], status,
+          status == SpanStatus.ERROR ? spans.span[i].statusMessage() : ""));
     }
     return result;
   }

@@ -39,7 +39,6 @@ import java.util.Map;
  *     in order of first appearance, each in time order, adjacent segments of one span merged
  * @param criticalPath the primary root's critical path in time order: which span held it over
  *     which interval; the lengths sum to {@code criticalPathNs}
- * @param errorCount spans whose status is ERROR (semantics.md §2)
  * @param orphanCount spans naming a parent id absent from the trace, walked as roots (§2)
  */
 public record TraceProfile(
@@ -63,7 +62,6 @@ public record TraceProfile(
     int primaryRoot,
     SpanSegments lanes,
     SpanSegments criticalPath,
-    int errorCount,
     int orphanCount) {
 
   /** Per state: Σ_r time in it, time any resource is in it, time it dominates. */
@@ -126,7 +124,19 @@ public record TraceProfile(
     return new TraceProfile(traceId, spanCount, startNanos, spanTimeNs, ttxNs, ttcNs,
         resourceTimeNs, parallelism, criticalPathNs, states, resources, operations,
         distinctOperations, spans, pools, resourceTimeByServicePoolState, List.of(), primaryRoot,
-        lanes, criticalPath, errorCount, orphanCount);
+        lanes, criticalPath, orphanCount);
+  }
+
+  /**
+   * Spans whose status is ERROR (semantics.md §2): counted when asked for, by the API, not on the
+   * analysis stage's path.
+   */
+  public int errorCount() {
+    int errors = 0;
+    for (SpanProfile span : spans) {
+      errors += span.status() == SpanStatus.ERROR ? 1 : 0;
+    }
+    return errors;
   }
 
   /** Resource time by the chosen span's service, pool and state. */
