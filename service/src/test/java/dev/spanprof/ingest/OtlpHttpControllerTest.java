@@ -23,6 +23,7 @@ import io.micronaut.test.extensions.junit5.annotation.MicronautTest;
 import io.opentelemetry.proto.collector.trace.v1.ExportTraceServiceRequest;
 import io.opentelemetry.proto.collector.trace.v1.ExportTraceServiceResponse;
 import jakarta.inject.Inject;
+import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.net.URI;
@@ -216,12 +217,7 @@ class OtlpHttpControllerTest {
   void post_chunked20MiBBody_413WithAStatusInTheRequestsEncoding() throws Exception {
     double before = rejected("too_large");
 
-    HttpResponse<byte[]> response = client.send(HttpRequest.newBuilder(
-            URI.create(Ports.of(context).httpUrl("/v1/traces")))
-        .header("Content-Type", PROTOBUF)
-        .POST(HttpRequest.BodyPublishers.ofInputStream(
-            () -> new java.io.ByteArrayInputStream(new byte[20 * 1024 * 1024])))
-        .build(), HttpResponse.BodyHandlers.ofByteArray());
+    HttpResponse<byte[]> response = postChunked(new byte[20 * 1024 * 1024]);
 
     assertThat(response.statusCode()).isEqualTo(413);
     assertThat(Status.parseFrom(response.body()).getCode())
@@ -232,12 +228,7 @@ class OtlpHttpControllerTest {
 
   @Test
   void post_chunked12MiBBody_readWhole_notRefusedForItsSize() throws Exception {
-    HttpResponse<byte[]> response = client.send(HttpRequest.newBuilder(
-            URI.create(Ports.of(context).httpUrl("/v1/traces")))
-        .header("Content-Type", PROTOBUF)
-        .POST(HttpRequest.BodyPublishers.ofInputStream(
-            () -> new java.io.ByteArrayInputStream(new byte[12 * 1024 * 1024])))
-        .build(), HttpResponse.BodyHandlers.ofByteArray());
+    HttpResponse<byte[]> response = postChunked(new byte[12 * 1024 * 1024]);
 
     assertThat(response.statusCode()).as("decoded, and zeros are no protobuf").isEqualTo(400);
   }
@@ -362,6 +353,14 @@ class OtlpHttpControllerTest {
       request.header("Content-Encoding", encoding);
     }
     return client.send(request.build(), HttpResponse.BodyHandlers.ofByteArray());
+  }
+
+  /** A protobuf POST of {@code body} without a length, so it is sent chunked. */
+  private HttpResponse<byte[]> postChunked(byte[] body) throws IOException, InterruptedException {
+    return client.send(HttpRequest.newBuilder(URI.create(Ports.of(context).httpUrl("/v1/traces")))
+        .header("Content-Type", PROTOBUF)
+        .POST(HttpRequest.BodyPublishers.ofInputStream(() -> new ByteArrayInputStream(body)))
+        .build(), HttpResponse.BodyHandlers.ofByteArray());
   }
 
   private static Status jsonStatus(HttpResponse<byte[]> response) throws IOException {
