@@ -28,7 +28,7 @@ import java.util.concurrent.ConcurrentHashMap;
  * series limit.
  */
 @Singleton
-final class AnalysisMeters implements ProfileConsumer {
+public final class AnalysisMeters implements ProfileConsumer {
 
   private static final double NANOS_PER_SECOND = 1e9;
   /** Upper bounds of spanprof_trace_spans' buckets: 1, 2, 5 per decade up to 100 000. */

@@ -5,39 +5,31 @@ import dev.spanprof.analysis.trace.TraceProfile;
 import dev.spanprof.assembly.CompletedTrace;
 import dev.spanprof.assembly.TraceSink;
 import dev.spanprof.time.TimeSource;
-import jakarta.inject.Singleton;
-import java.util.List;
 
-/** The trace sink of the service: analyse, then publish to every consumer. */
-@Singleton
-final class AnalysisStage implements TraceSink {
+/**
+ * The trace sink of the service: analyse, then hand the profile to what comes after the analysis,
+ * one consumer made of the stages in the order {@code wiring} states.
+ */
+public final class AnalysisStage implements TraceSink {
 
   private final TraceAnalyzer analyzer;
-  private final List<ProfileConsumer> consumers;
+  private final ProfileConsumer consumer;
   private final TimeSource time;
 
-  AnalysisStage(TraceAnalyzer analyzer, List<ProfileConsumer> consumers, TimeSource time) {
+  public AnalysisStage(TraceAnalyzer analyzer, ProfileConsumer consumer, TimeSource time) {
     this.analyzer = analyzer;
-    this.consumers = List.copyOf(consumers);
+    this.consumer = consumer;
     this.time = time;
   }
 
   @Override
   public void accept(CompletedTrace trace) {
     TraceProfile profile = analyzer.analyze(trace.traceId(), trace.spans());
-    long nowNanos = time.nanoTime();
-    for (ProfileConsumer consumer : consumers) {
-      consumer.accept(trace, profile, nowNanos);
-    }
+    consumer.accept(trace, profile, time.nanoTime());
   }
 
   @Override
   public boolean hasRoomFor(long queuedSpans, int traceSpans) {
-    for (ProfileConsumer consumer : consumers) {
-      if (!consumer.hasRoomFor(queuedSpans, traceSpans)) {
-        return false;
-      }
-    }
-    return true;
+    return consumer.hasRoomFor(queuedSpans, traceSpans);
   }
 }

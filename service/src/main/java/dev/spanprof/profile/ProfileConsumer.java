@@ -2,6 +2,7 @@ package dev.spanprof.profile;
 
 import dev.spanprof.analysis.trace.TraceProfile;
 import dev.spanprof.assembly.CompletedTrace;
+import java.util.List;
 import dev.spanprof.time.TimeSource;
 
 /**
@@ -25,5 +26,13 @@ public interface ProfileConsumer {
    */
   default boolean hasRoomFor(long queuedSpans, int traceSpans) {
     return true;
+  }
+
+  /**
+   * {@code consumers} as one, each trace handed to them in the order given, as
+   * opentelemetry-java's {@code SpanProcessor.composite} does.
+   */
+  static ProfileConsumer composite(List<ProfileConsumer> consumers) {
+    return new CompositeProfileConsumer(List.copyOf(consumers));
   }
 }
