@@ -284,9 +284,9 @@ public final class Forwarder implements ProfileConsumer, AcceptedSpansConsumer {
         if (attempt > 0) {
           sender.reconnectNow();
         }
-        long sent = System.nanoTime();
+        long sent = time.nanoTime();
         SendResult result = sender.send(request);
-        listener.onRequest(Duration.ofNanos(System.nanoTime() - sent));
+        listener.onRequest(Duration.ofNanos(time.nanoTime() - sent));
         switch (result.outcome()) {
           case SENT -> {
             wakeBackingOff();
@@ -313,7 +313,7 @@ public final class Forwarder implements ProfileConsumer, AcceptedSpansConsumer {
               giveUp("retries_exhausted", spans, result.message());
               return null;
             }
-            if (System.nanoTime() + delay.toNanos() - deadlineNanos > 0) {
+            if (time.nanoTime() + delay.toNanos() - deadlineNanos > 0) {
               giveUp("shutdown", spans, result.message());
               shutDown = true;
               return null;
@@ -378,11 +378,11 @@ public final class Forwarder implements ProfileConsumer, AcceptedSpansConsumer {
     if (!enabled) {
       return;
     }
-    deadlineNanos = System.nanoTime() + timeout.toNanos();
+    deadlineNanos = time.nanoTime() + timeout.toNanos();
     stopping = true;
     queue.close();
     for (Thread thread : threads) {
-      thread.join(Math.max(1, TimeUnit.NANOSECONDS.toMillis(deadlineNanos - System.nanoTime())));
+      thread.join(Math.max(1, TimeUnit.NANOSECONDS.toMillis(deadlineNanos - time.nanoTime())));
     }
     for (Thread thread : threads) {
       if (thread.isAlive()) {
