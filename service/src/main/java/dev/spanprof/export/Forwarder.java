@@ -1,15 +1,7 @@
 package dev.spanprof.export;
 
-import dev.spanprof.analysis.span.SpanRecord;
-import dev.spanprof.analysis.store.Slab;
-import dev.spanprof.analysis.store.SpanStore;
-import dev.spanprof.analysis.trace.TraceProfile;
-import dev.spanprof.assembly.AcceptedSpansConsumer;
-import dev.spanprof.assembly.CompletedTrace;
 import dev.spanprof.config.ExportConfiguration;
 import dev.spanprof.config.ExportConfiguration.Mode;
-import dev.spanprof.profile.DistributionService;
-import dev.spanprof.profile.ProfileConsumer;
 import dev.spanprof.spool.Spool;
 import dev.spanprof.time.TimeSource;
 import io.micronaut.core.annotation.Nullable;
@@ -29,8 +21,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Forwards every span to the next hop ({@code spanprof.export.*}): enriched after its trace is
- * analysed, or as received in pass-through mode.
+ * Sends spans to the next hop ({@code spanprof.export.*}): the queue and the senders that the
+ * two modes share. What goes in is each mode's: {@link EnrichedForwarding} hands over every span
+ * of an analysed trace with its attributes added, {@link PassThroughForwarding} the spans of an
+ * accepted request as they came.
  *
  * <p>Spans wait in a bounded {@link ExportQueue}; {@code num-consumers} sender threads take
  * batches of up to {@code max-batch-spans} (waiting at most {@code flush-interval} for a batch to
@@ -45,7 +39,7 @@ import org.slf4j.LoggerFactory;
  * backoff, so forwarding resumes as soon as the next hop is back.
  */
 @Singleton
-public final class Forwarder implements ProfileConsumer, AcceptedSpansConsumer {
+public final class Forwarder {
 
   private static final Logger LOG = LoggerFactory.getLogger(Forwarder.class);
   /**
@@ -67,7 +61,6 @@ public final class Forwarder implements ProfileConsumer, AcceptedSpansConsumer {
   private final ExportQueue queue;
   private final ExportListener listener;
   private final TimeSource time;
-  private final SpanEnricher enricher;
   private final OtlpSender sender;
   /** Null without a spool. */
   private final Spool spool;
@@ -79,8 +72,8 @@ public final class Forwarder implements ProfileConsumer, AcceptedSpansConsumer {
   private final AtomicLong wentThrough = new AtomicLong();
   private final Set<Thread> backingOff = ConcurrentHashMap.newKeySet();
 
-  Forwarder(ExportConfiguration configuration, DistributionService distributions,
-      SpanStore store, ExportListener listener, TimeSource time, @Nullable Spool spool) {
+  Forwarder(ExportConfiguration configuration, ExportListener listener, TimeSource time,
+      @Nullable Spool spool) {
     this.configuration = configuration;
     this.enabled = configuration.enabled();
     this.mode = configuration.modeValue();
@@ -89,8 +82,6 @@ public final class Forwarder implements ProfileConsumer, AcceptedSpansConsumer {
     this.spool = spool;
     this.queue = new ExportQueue(configuration.getQueueSpans(),
         dropped -> finished(dropped, true), left -> finished(left, false));
-    this.enricher = new SpanEnricher(
-        span -> distributions.durationPercentile(span, span.durationNanos()), store);
     if (!enabled) {
       this.sender = null;
       return;
@@ -119,49 +110,17 @@ public final class Forwarder implements ProfileConsumer, AcceptedSpansConsumer {
         configuration.getProtocol());
   }
 
-  /** Enriched mode: every span of the analysed trace, with its attributes added. */
-  @Override
-  public void accept(CompletedTrace trace, TraceProfile profile, long nowNanos) {
-    if (enabled && mode == Mode.ENRICHED) {
-      enqueue(enricher.enrich(trace, profile));
-    }
-  }
-
-  /** Pass-through mode: the spans of an accepted request, as they came. */
-  @Override
-  public void onAccepted(List<SpanRecord> spans) {
-    if (enabled && mode == Mode.PASSTHROUGH) {
-      List<ExportEntry> entries = new ArrayList<>(spans.size());
-      for (SpanRecord span : spans) {
-        entries.add(ExportEntry.asReceived(span));
-      }
-      Slab.retain(entries, ExportEntry::slab);
-      enqueue(entries);
-    }
+  /** Whether spans go out in {@code mode}: forwarding is on, and in that mode. */
+  boolean forwards(Mode mode) {
+    return enabled && this.mode == mode;
   }
 
   /**
-   * Enriched mode: whether the queue has room for a trace of {@code traceSpans} and the
-   * {@code queuedSpans} waiting for analysis before it, so that a slow or absent next hop holds
-   * the analysis back (and ingest refuses) instead of the queue dropping analysed spans.
+   * Whether the queue has room for {@code spans} besides the {@code queuedSpans} waiting to be
+   * handed over before them.
    */
-  @Override
-  public boolean hasRoomFor(long queuedSpans, int traceSpans) {
-    return !enabled || mode != Mode.ENRICHED || queue.hasRoomFor(queuedSpans, traceSpans);
-  }
-
-  /**
-   * Pass-through mode: whether the queue has room for a request of {@code spans}; ingest refuses
-   * the request otherwise (see {@link #hasRoomFor(long, int)}).
-   */
-  @Override
-  public boolean hasRoomFor(int spans) {
-    return !mayRefuse() || queue.hasRoomFor(0, spans);
-  }
-
-  @Override
-  public boolean mayRefuse() {
-    return enabled && mode == Mode.PASSTHROUGH;
+  boolean hasRoomFor(long queuedSpans, int spans) {
+    return queue.hasRoomFor(queuedSpans, spans);
   }
 
   /** Spans waiting to be sent or in flight. */
@@ -182,7 +141,8 @@ public final class Forwarder implements ProfileConsumer, AcceptedSpansConsumer {
     return lastError;
   }
 
-  private void enqueue(List<ExportEntry> entries) {
+  /** Queues {@code entries}; what does not fit is counted as failed ({@code queue_full}). */
+  void enqueue(List<ExportEntry> entries) {
     int dropped = queue.offer(entries);
     if (dropped > 0) {
       listener.onFailed("queue_full", dropped);

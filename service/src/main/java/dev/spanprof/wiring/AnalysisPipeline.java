@@ -3,7 +3,7 @@ package dev.spanprof.wiring;
 import dev.spanprof.analysis.trace.TraceAnalyzer;
 import dev.spanprof.api.RecentProfiles;
 import dev.spanprof.assembly.TraceSink;
-import dev.spanprof.export.Forwarder;
+import dev.spanprof.export.EnrichedForwarding;
 import dev.spanprof.metrics.AnalysisMeters;
 import dev.spanprof.profile.AnalysisStage;
 import dev.spanprof.profile.DistributionService;
@@ -32,8 +32,9 @@ final class AnalysisPipeline {
    *   <li>the distributions, whose percentile ranks the enrichment reads;
    *   <li>the call ranking, the tail, the pools: what the API derives across traces;
    *   <li>the recent profiles the API and UI answer with;
-   *   <li>forwarding, last: it takes the trace's spans over, and may hold the analysis back
-   *       ({@link ProfileConsumer#hasRoomFor}) while the next hop is slow.
+   *   <li>enriched forwarding, last: it takes the trace's spans over, and may hold the analysis
+   *       back ({@link ProfileConsumer#hasRoomFor}) while the next hop is slow (pass-through
+   *       forwarding takes the spans at ingest instead).
    * </ol>
    *
    * Any other consumer (a test's) comes after them.
@@ -41,10 +42,10 @@ final class AnalysisPipeline {
   @Singleton
   TraceSink analysisStage(TraceAnalyzer analyzer, TimeSource time, AnalysisMeters meters,
       DistributionService distributions, RankingService ranking, TailService tail,
-      PoolService pools, RecentProfiles recent, Forwarder forwarder,
+      PoolService pools, RecentProfiles recent, EnrichedForwarding forwarding,
       List<ProfileConsumer> every) {
     List<ProfileConsumer> stages = new ArrayList<>(List.of(meters, distributions, ranking, tail,
-        pools, recent, forwarder));
+        pools, recent, forwarding));
     every.stream().filter(consumer -> !stages.contains(consumer)).forEach(stages::add);
     return new AnalysisStage(analyzer, ProfileConsumer.composite(stages), time);
   }
