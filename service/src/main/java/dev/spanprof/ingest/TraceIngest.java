@@ -31,13 +31,13 @@ final class TraceIngest {
   private final OtlpTraceMapper mapper;
   private final OtlpJson json = new OtlpJson();
   private final TraceAssembler assembler;
-  private final IngestGate gate;
   private final IngestListener listener;
   private final AcceptedSpansConsumer accepted;
   private final MemoryGuard memory;
   /** Null without a spool. */
   private final SpoolLoader spool;
   private final long maxBufferedSpans;
+  private final Admission admission;
 
   TraceIngest(
       TraceAssembler assembler,
@@ -53,13 +53,14 @@ final class TraceIngest {
     this.mapper = new OtlpTraceMapper(
         new StringInterner(ingestConfiguration.getMaxInternedStrings()), store, mapping);
     this.assembler = assembler;
-    this.gate = gate;
     this.listener = listener;
     this.accepted = accepted;
     this.memory = memory;
     this.maxBufferedSpans = assemblyConfiguration.getMaxBufferedSpans();
     this.spool = spool == null ? null
         : new SpoolLoader(spool, assembler, accepted, gate, body -> mapper.map(body));
+    this.admission = new Admission(gate::isOpen, memory::isOver, spool != null,
+        assembler::canMakeRoom, assembler::hasRoomFor, accepted, maxBufferedSpans);
   }
 
   @PreDestroy
@@ -75,28 +76,47 @@ final class TraceIngest {
 
   /** A body in {@code body[0, length)}; nothing refers to the array once this returns. */
   IngestResult exportProtobuf(byte[] body, int length, Transport transport) {
-    IngestResult refused = refuseUndecoded(transport, () -> OtlpSpanCount.of(body, length));
+    IngestResult refused = admit(transport, () -> OtlpSpanCount.of(body, length));
     return refused != null ? refused
         : export(transport, () -> new Decoded(body, length, mapProtobuf(body, length)));
   }
 
   IngestResult exportJson(byte[] body, Transport transport) {
-    IngestResult refused = refuseUndecoded(transport, () -> OtlpJsonSpanCount.of(body));
+    IngestResult refused = admit(transport, () -> OtlpJsonSpanCount.of(body));
     return refused != null ? refused : export(transport, () -> {
       byte[] protobuf = json.decode(body).toByteArray();
       return new Decoded(protobuf, protobuf.length, mapper.map(protobuf));
     });
   }
 
+  /** The {@link Admission}'s verdict, counted and answered; null: decode the request. */
+  private IngestResult admit(Transport transport, Admission.SpanCount count) {
+    Admission.Answer answer = admission.beforeDecoding(count);
+    return switch (answer.verdict()) {
+      case DECODE -> null;
+      case SHUTTING_DOWN -> {
+        listener.onRequestRejected(transport, RequestRejection.UNAVAILABLE);
+        yield shuttingDown();
+      }
+      case MEMORY_LIMIT -> {
+        listener.onRefused(transport, SpanRefusal.MEMORY_LIMIT, answer.spans());
+        yield IngestResult.refused(Outcome.FULL, memory.refusal());
+      }
+      case FORWARDING_FULL -> {
+        listener.onRefused(transport, SpanRefusal.BUFFER_FULL, answer.spans());
+        yield forwardingFull(answer.spans());
+      }
+      case BUFFER_FULL -> {
+        listener.onRefused(transport, SpanRefusal.BUFFER_FULL, answer.spans());
+        yield bufferFull(answer.spans());
+      }
+    };
+  }
+
   /** A request decoded and mapped, and its protobuf encoding {@code body[0, length)}. */
   private record Decoded(byte[] body, int length, MappedRequest mapped) {}
 
   private IngestResult export(Transport transport, Mapping mapping) {
-    if (!gate.isOpen()) {
-      listener.onRequestRejected(transport, RequestRejection.UNAVAILABLE);
-      return IngestResult.refused(Outcome.UNAVAILABLE,
-          "spanprof is shutting down and takes no new spans; retry against another replica");
-    }
     Decoded decoded;
     try {
       decoded = mapping.map();
@@ -114,63 +134,6 @@ final class TraceIngest {
     } finally {
       mapped.writer().close();
     }
-  }
-
-  /** Counts a request's spans without decoding them. */
-  @FunctionalInterface
-  private interface SpanCount {
-    int spans() throws InvalidOtlpException;
-  }
-
-  /**
-   * Refuses a request while the heap is over its limit ({@link MemoryGuard}), or, without a
-   * spool, one that the full forwarding queue, or the full buffer that cannot make room, would
-   * refuse anyway, having only counted its spans: under overload, decoding each request before
-   * refusing it took the core the accepted ones needed. The spans count as refused for a
-   * full buffer, invalid or not. Returns null when neither is full, or the request fits after
-   * all, or its framing is malformed (the decode then says where), or it is too large for the
-   * whole buffer: the decode's path answers those. Also null while shutting down, when every
-   * request gets UNAVAILABLE (in export), full buffer or not.
-   */
-  private IngestResult refuseUndecoded(Transport transport, SpanCount count) {
-    if (!gate.isOpen()) {
-      return null;
-    }
-    if (memory.isOver()) {
-      int spans;
-      try {
-        spans = count.spans();
-      } catch (InvalidOtlpException malformed) {
-        spans = 0; // refused all the same: decoding it would take the heap there is not
-      }
-      listener.onRefused(transport, SpanRefusal.MEMORY_LIMIT, spans);
-      return IngestResult.refused(Outcome.FULL, memory.refusal());
-    }
-    if (spool != null) {
-      return null; // what the pipeline has no room for waits on disk
-    }
-    boolean bufferStuck = !assembler.canMakeRoom();
-    if (!bufferStuck && !accepted.mayRefuse()) {
-      return null;
-    }
-    int spans;
-    try {
-      spans = count.spans();
-    } catch (InvalidOtlpException malformed) {
-      return null;
-    }
-    if (spans == 0) {
-      return null;
-    }
-    if (!accepted.hasRoomFor(spans)) {
-      listener.onRefused(transport, SpanRefusal.BUFFER_FULL, spans);
-      return forwardingFull(spans);
-    }
-    if (!bufferStuck || spans > maxBufferedSpans || assembler.hasRoomFor(spans)) {
-      return null;
-    }
-    listener.onRefused(transport, SpanRefusal.BUFFER_FULL, spans);
-    return bufferFull(spans);
   }
 
   private MappedRequest mapProtobuf(byte[] body, int length) throws InvalidOtlpException {
@@ -240,6 +203,11 @@ final class TraceIngest {
         "the request has " + valid + " spans, more than the whole span buffer holds "
             + "(spanprof.assembly.max-buffered-spans=" + maxBufferedSpans
             + "); split it into smaller requests");
+  }
+
+  private static IngestResult shuttingDown() {
+    return IngestResult.refused(Outcome.UNAVAILABLE,
+        "spanprof is shutting down and takes no new spans; retry against another replica");
   }
 
   private static IngestResult forwardingFull(int spans) {
