@@ -94,15 +94,16 @@ final class ProfileGrpcService extends ProfileServiceGrpc.ProfileServiceImplBase
   public void listTraces(ListTracesRequest request, StreamObserver<TraceList> responses) {
     TraceQuery query;
     try {
-      query = TraceQuery.parse(orNull(request.getService()), orNull(request.getOperation()),
+      query = TraceQuery.of(orNull(request.getService()), orNull(request.getOperation()),
           orNull(request.getContainsService()), orNull(request.getContainsOperation()),
-          Long.toString(request.getMinTtcNs()),
-          request.getMaxTtcNs() == 0 ? null : Long.toString(request.getMaxTtcNs()),
-          Double.toString(request.getMinParallelism()),
-          request.getMaxParallelism() == 0 ? null : Double.toString(request.getMaxParallelism()),
+          request.getMinTtcNs(),
+          request.getMaxTtcNs() == 0 ? Long.MAX_VALUE : request.getMaxTtcNs(),
+          request.getMinParallelism(),
+          request.getMaxParallelism() == 0 ? Double.POSITIVE_INFINITY
+              : request.getMaxParallelism(),
           orNull(request.getCompletion()), orNull(request.getError()),
           orNull(request.getOrder()),
-          request.getLimit() == 0 ? null : Integer.toString(request.getLimit()));
+          request.getLimit() == 0 ? TraceQuery.DEFAULT_LIMIT : request.getLimit());
     } catch (IllegalArgumentException e) {
       responses.onError(Status.INVALID_ARGUMENT.withDescription(e.getMessage()).asRuntimeException());
       return;

@@ -32,10 +32,26 @@ record TraceQuery(
 
   static final int DEFAULT_LIMIT = 50;
 
-  /** Parses the query parameters; throws with a message fit for a 400 answer. */
+  /**
+   * Parses the query parameters, as HTTP gives them; throws with a message fit for a 400 answer.
+   */
   static TraceQuery parse(String service, String operation, String containsService,
       String containsOperation, String minTtcNs, String maxTtcNs, String minParallelism,
       String maxParallelism, String completion, String error, String order, String limit) {
+    return of(service, operation, containsService, containsOperation,
+        number("minTtcNs", minTtcNs, 0), number("maxTtcNs", maxTtcNs, Long.MAX_VALUE),
+        fraction("minParallelism", minParallelism, 0),
+        fraction("maxParallelism", maxParallelism, Double.POSITIVE_INFINITY), completion, error,
+        order, (int) number("limit", limit, DEFAULT_LIMIT));
+  }
+
+  /**
+   * The query from typed bounds (gRPC's fields) and the named choices, checked; null means not
+   * given. Throws with a message fit for a 400 answer or INVALID_ARGUMENT.
+   */
+  static TraceQuery of(String service, String operation, String containsService,
+      String containsOperation, long minTtcNs, long maxTtcNs, double minParallelism,
+      double maxParallelism, String completion, String error, String order, int limit) {
     if ((containsService == null) != (containsOperation == null)) {
       throw new IllegalArgumentException(
           "containsService and containsOperation go together: give both or neither");
@@ -54,17 +70,14 @@ record TraceQuery(
     if (errorName != null && !errorName.equals("true") && !errorName.equals("false")) {
       throw new IllegalArgumentException("error must be true or false, got '" + error + "'");
     }
-    int parsedLimit = (int) number("limit", limit, DEFAULT_LIMIT);
-    if (parsedLimit < 1) {
+    if (limit < 1) {
       throw new IllegalArgumentException("limit must be at least 1, got " + limit);
     }
     return new TraceQuery(service, operation,
         containsService == null ? null : new Operation(containsService, containsOperation),
-        number("minTtcNs", minTtcNs, 0), number("maxTtcNs", maxTtcNs, Long.MAX_VALUE),
-        fraction("minParallelism", minParallelism, 0),
-        fraction("maxParallelism", maxParallelism, Double.POSITIVE_INFINITY),
-        completionLabel, errorName == null ? null : Boolean.valueOf(errorName),
-        orderName.equals("slowest"), parsedLimit);
+        minTtcNs, maxTtcNs, minParallelism, maxParallelism, completionLabel,
+        errorName == null ? null : Boolean.valueOf(errorName), orderName.equals("slowest"),
+        limit);
   }
 
   /** Whether a kept trace, of these distinct operations, matches. */
