@@ -1,6 +1,6 @@
 """Checks what deploy/ ships, rendered and parsed by the real tools: kubectl kustomize for every
 kustomization, YAML and JSON parsers for the collector configurations, the dashboard and the
-ConfigMaps' spanprof configuration (every key must be one README.md documents).
+ConfigMaps' spanprof configuration (every key must be one docs/configuration.md documents).
 
 Run: /usr/bin/python3 -m unittest discover -s deploy/test -p 'test_*.py'
 """
@@ -47,8 +47,8 @@ def image_java_options():
 
 
 def documented_keys():
-    """The spanprof.* keys of README.md's configuration table."""
-    with open(os.path.join(ROOT, "README.md"), encoding="utf-8") as readme:
+    """The spanprof.* keys of docs/configuration.md's table."""
+    with open(os.path.join(ROOT, "docs", "configuration.md"), encoding="utf-8") as readme:
         return set(re.findall(r"^\| `(spanprof\.[a-z0-9.-]+)` \|", readme.read(), re.M))
 
 
@@ -101,7 +101,7 @@ class SpanprofContainerChecks:
     def check_config_map(self, config_map):
         config = yaml.safe_load(config_map["data"]["spanprof.yml"])
         undocumented = set(flatten(config)) - documented_keys()
-        self.assertEqual(undocumented, set(), "keys README.md does not document")
+        self.assertEqual(undocumented, set(), "keys docs/configuration.md does not document")
         return config["spanprof"]
 
 

@@ -9,7 +9,7 @@ public final class MemoryConfiguration {
   public static final String PREFIX = "spanprof.memory";
   /**
    * As the Collector's {@code memory_limiter} is commonly set. The default bounds keep what
-   * spanprof holds well below it (README, "Memory"); above it the collector would soon be
+   * spanprof holds well below it (docs/operations.md, "Memory"); above it the collector would soon be
    * collecting without end.
    */
   public static final int DEFAULT_LIMIT_PERCENTAGE = 80;
