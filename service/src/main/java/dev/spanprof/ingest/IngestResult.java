@@ -8,9 +8,9 @@ package dev.spanprof.ingest;
  * @param rejectedSpans spans refused one by one as invalid (with {@link Outcome#ACCEPTED})
  * @param message for the client: why it was refused, or warnings about accepted spans ("" if none)
  */
-record IngestResult(Outcome outcome, long rejectedSpans, String message) {
+public record IngestResult(Outcome outcome, long rejectedSpans, String message) {
 
-  enum Outcome {
+  public enum Outcome {
     /** The valid spans are buffered; invalid ones are reported as a partial success. */
     ACCEPTED,
     /** The body could not be decoded; nothing was taken. Not retryable. */
@@ -23,7 +23,7 @@ record IngestResult(Outcome outcome, long rejectedSpans, String message) {
     UNAVAILABLE
   }
 
-  static IngestResult refused(Outcome outcome, String message) {
+  public static IngestResult refused(Outcome outcome, String message) {
     return new IngestResult(outcome, 0, message);
   }
 }

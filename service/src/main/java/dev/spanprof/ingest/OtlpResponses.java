@@ -10,7 +10,7 @@ import io.opentelemetry.proto.collector.trace.v1.ExportTraceServiceResponse;
 import java.time.Duration;
 
 /** The OTLP response messages both transports send, built from an {@link IngestResult}. */
-final class OtlpResponses {
+public final class OtlpResponses {
 
   private OtlpResponses() {}
 
@@ -19,7 +19,7 @@ final class OtlpResponses {
    * {@code partial_success} carrying the rejected count and the message (OTLP allows a message
    * with zero rejected spans as a warning).
    */
-  static ExportTraceServiceResponse success(IngestResult result) {
+  public static ExportTraceServiceResponse success(IngestResult result) {
     if (result.rejectedSpans() == 0 && result.message().isEmpty()) {
       return ExportTraceServiceResponse.getDefaultInstance();
     }
@@ -31,7 +31,7 @@ final class OtlpResponses {
   }
 
   /** A {@code google.rpc.Status}, with {@code RetryInfo} when a retry delay is given. */
-  static Status status(Code code, String message, Duration retryDelay) {
+  public static Status status(Code code, String message, Duration retryDelay) {
     Status.Builder status = Status.newBuilder().setCode(code.getNumber()).setMessage(message);
     if (retryDelay != null) {
       status.addDetails(Any.pack(RetryInfo.newBuilder()

@@ -26,7 +26,7 @@ import jakarta.annotation.PreDestroy;
  * earlier run left there are loaded from the start.
  */
 @Context
-final class TraceIngest {
+public final class TraceIngest {
 
   private final OtlpTraceMapper mapper;
   private final OtlpJson json = new OtlpJson();
@@ -70,18 +70,18 @@ final class TraceIngest {
     }
   }
 
-  IngestResult exportProtobuf(byte[] body, Transport transport) {
+  public IngestResult exportProtobuf(byte[] body, Transport transport) {
     return exportProtobuf(body, body.length, transport);
   }
 
   /** A body in {@code body[0, length)}; nothing refers to the array once this returns. */
-  IngestResult exportProtobuf(byte[] body, int length, Transport transport) {
+  public IngestResult exportProtobuf(byte[] body, int length, Transport transport) {
     IngestResult refused = admit(transport, () -> OtlpSpanCount.of(body, length));
     return refused != null ? refused
         : export(transport, () -> new Decoded(body, length, mapProtobuf(body, length)));
   }
 
-  IngestResult exportJson(byte[] body, Transport transport) {
+  public IngestResult exportJson(byte[] body, Transport transport) {
     IngestResult refused = admit(transport, () -> OtlpJsonSpanCount.of(body));
     return refused != null ? refused : export(transport, () -> {
       byte[] protobuf = json.decode(body).toByteArray();

@@ -20,7 +20,7 @@ import java.io.InputStream;
 public final class ZstdDecompressor implements Decompressor {
 
   /** Whether zstd-jni's native library loads on this platform; without it zstd is refused. */
-  static final boolean AVAILABLE = loads();
+  public static final boolean AVAILABLE = loads();
 
   private ZstdDecompressor() {}
 

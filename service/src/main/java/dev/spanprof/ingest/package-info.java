@@ -1,8 +1,10 @@
 /**
- * OTLP in: the gRPC and HTTP endpoints, the OTLP/JSON decoding, the one mapper that turns OTLP
- * messages into {@link dev.spanprof.analysis.span.SpanRecord}s, and what refuses at the front door
- * (a full buffer or forwarding queue, the {@link dev.spanprof.ingest.MemoryGuard}, a full spool)
- * or writes to the spool first ({@link dev.spanprof.ingest.SpoolLoader}). Protobuf types stop
- * here.
+ * OTLP in, whatever the transport: what a request body becomes ({@link
+ * dev.spanprof.ingest.TraceIngest}), the OTLP/JSON decoding, the one mapper that turns OTLP
+ * messages into {@link dev.spanprof.analysis.span.SpanRecord}s, the one admission gate ({@link
+ * dev.spanprof.ingest.Admission}: shutdown, the {@link dev.spanprof.ingest.MemoryGuard}, a full
+ * buffer, forwarding queue or spool), and the spool written first ({@link
+ * dev.spanprof.ingest.SpoolLoader}). The transports are {@code ingest.http} and {@code
+ * ingest.grpc}. Protobuf types stop here.
  */
 package dev.spanprof.ingest;

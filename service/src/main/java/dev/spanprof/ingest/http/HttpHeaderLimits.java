@@ -1,5 +1,7 @@
-package dev.spanprof.ingest;
+package dev.spanprof.ingest.http;
 
+import dev.spanprof.ingest.IngestListener;
+import dev.spanprof.ingest.Transport;
 import com.google.rpc.Code;
 import dev.spanprof.config.IngestConfiguration;
 import dev.spanprof.config.ListenerLimits;

@@ -1,4 +1,4 @@
-package dev.spanprof.ingest;
+package dev.spanprof.ingest.http;
 
 import com.google.rpc.Code;
 import dev.spanprof.security.Access;

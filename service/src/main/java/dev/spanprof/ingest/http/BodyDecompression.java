@@ -1,5 +1,6 @@
-package dev.spanprof.ingest;
+package dev.spanprof.ingest.http;
 
+import dev.spanprof.ingest.ZstdDecompressor;
 import com.github.luben.zstd.RecyclingBufferPool;
 import com.github.luben.zstd.ZstdInputStreamNoFinalizer;
 import java.io.ByteArrayInputStream;

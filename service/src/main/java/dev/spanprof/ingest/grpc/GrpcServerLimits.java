@@ -1,5 +1,8 @@
-package dev.spanprof.ingest;
+package dev.spanprof.ingest.grpc;
 
+import dev.spanprof.ingest.IngestListener;
+import dev.spanprof.ingest.Transport;
+import dev.spanprof.ingest.ZstdDecompressor;
 import dev.spanprof.config.IngestConfiguration;
 import dev.spanprof.config.ListenerLimits;
 import dev.spanprof.ingest.IngestListener.RequestRejection;

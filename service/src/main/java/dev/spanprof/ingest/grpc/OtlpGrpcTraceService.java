@@ -1,5 +1,10 @@
-package dev.spanprof.ingest;
+package dev.spanprof.ingest.grpc;
 
+import dev.spanprof.ingest.IngestListener;
+import dev.spanprof.ingest.IngestResult;
+import dev.spanprof.ingest.OtlpResponses;
+import dev.spanprof.ingest.TraceIngest;
+import dev.spanprof.ingest.Transport;
 import com.google.rpc.Code;
 import dev.spanprof.config.IngestConfiguration;
 import dev.spanprof.ingest.IngestListener.RequestRejection;

@@ -1,6 +1,11 @@
-package dev.spanprof.ingest;
+package dev.spanprof.ingest.http;
 
-import static dev.spanprof.ingest.OtlpHttpResponses.error;
+import dev.spanprof.ingest.IngestListener;
+import dev.spanprof.ingest.IngestResult;
+import dev.spanprof.ingest.OtlpResponses;
+import dev.spanprof.ingest.TraceIngest;
+import dev.spanprof.ingest.Transport;
+import static dev.spanprof.ingest.http.OtlpHttpResponses.error;
 
 import com.google.rpc.Code;
 import dev.spanprof.config.IngestConfiguration;

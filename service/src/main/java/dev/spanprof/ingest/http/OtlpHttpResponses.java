@@ -1,5 +1,6 @@
-package dev.spanprof.ingest;
+package dev.spanprof.ingest.http;
 
+import dev.spanprof.ingest.OtlpResponses;
 import com.google.protobuf.InvalidProtocolBufferException;
 import com.google.protobuf.Message;
 import com.google.protobuf.util.JsonFormat;

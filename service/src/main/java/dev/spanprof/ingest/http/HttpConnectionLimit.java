@@ -1,4 +1,4 @@
-package dev.spanprof.ingest;
+package dev.spanprof.ingest.http;
 
 import dev.spanprof.config.ListenerLimits;
 import io.micronaut.context.event.BeanCreatedEvent;

@@ -1,4 +1,4 @@
-package dev.spanprof.ingest;
+package dev.spanprof.ingest.grpc;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

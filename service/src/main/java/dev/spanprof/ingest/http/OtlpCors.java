@@ -1,4 +1,4 @@
-package dev.spanprof.ingest;
+package dev.spanprof.ingest.http;
 
 import dev.spanprof.config.CorsConfiguration;
 import dev.spanprof.security.Access;

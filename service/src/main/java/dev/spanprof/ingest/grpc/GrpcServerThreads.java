@@ -1,4 +1,4 @@
-package dev.spanprof.ingest;
+package dev.spanprof.ingest.grpc;
 
 import dev.spanprof.assembly.NamedDaemonThreads;
 import dev.spanprof.config.IngestConfiguration;

@@ -1,5 +1,6 @@
-package dev.spanprof.ingest;
+package dev.spanprof.ingest.http;
 
+import dev.spanprof.ingest.IngestListener;
 import dev.spanprof.config.IngestConfiguration;
 import io.micronaut.context.annotation.Replaces;
 import io.micronaut.http.HttpRequest;
