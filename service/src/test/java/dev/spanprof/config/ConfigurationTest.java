@@ -112,10 +112,7 @@ class ConfigurationTest {
 
   @Test
   void readme_documentsEverySpanprofKeyOfApplicationYml() throws Exception {
-    Path root = Path.of("").toAbsolutePath();
-    while (!Files.exists(root.resolve("README.md")) || !Files.exists(root.resolve("pom.xml"))) {
-      root = root.getParent();
-    }
+    Path root = repositoryRoot();
     String readme = Files.readString(root.resolve("docs/configuration.md"));
     Map<String, Object> yaml = new Yaml().load(
         Files.readString(root.resolve("service/src/main/resources/application.yml")));
@@ -134,10 +131,7 @@ class ConfigurationTest {
    */
   @Test
   void configurationDoc_documentsEveryConfigurationProperty() throws Exception {
-    Path root = Path.of("").toAbsolutePath();
-    while (!Files.exists(root.resolve("README.md")) || !Files.exists(root.resolve("pom.xml"))) {
-      root = root.getParent();
-    }
+    Path root = repositoryRoot();
     String doc = Files.readString(root.resolve("docs/configuration.md"));
     List<String> missing = new ArrayList<>();
     int classes = 0;
@@ -162,6 +156,15 @@ class ConfigurationTest {
     }
     assertThat(classes).isGreaterThan(10);
     assertThat(missing).as("keys docs/configuration.md does not document").isEmpty();
+  }
+
+  /** The repository's root: the first directory up with both README.md and pom.xml. */
+  private static Path repositoryRoot() {
+    Path root = Path.of("").toAbsolutePath();
+    while (!Files.exists(root.resolve("README.md")) || !Files.exists(root.resolve("pom.xml"))) {
+      root = root.getParent();
+    }
+    return root;
   }
 
   private static String kebab(String property) {
