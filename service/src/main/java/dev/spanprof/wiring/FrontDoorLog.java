@@ -6,8 +6,9 @@ import dev.spanprof.config.ManagementConfiguration;
 import dev.spanprof.config.ManagementTlsConfiguration;
 import dev.spanprof.config.TlsConfiguration;
 import dev.spanprof.management.ManagementServer;
+import io.micronaut.context.BeanProvider;
 import io.micronaut.context.event.ApplicationEventListener;
-import io.micronaut.grpc.server.GrpcServerConfiguration;
+import io.micronaut.grpc.server.GrpcEmbeddedServer;
 import io.micronaut.http.server.netty.NettyEmbeddedServer;
 import io.micronaut.runtime.server.event.ServerStartupEvent;
 import jakarta.inject.Singleton;
@@ -30,31 +31,33 @@ final class FrontDoorLog implements ApplicationEventListener<ServerStartupEvent>
   private final CorsConfiguration cors;
   private final ManagementConfiguration management;
   private final ManagementTlsConfiguration managementTls;
-  private final GrpcServerConfiguration grpc;
+  private final BeanProvider<NettyEmbeddedServer> http;
   private final ManagementServer managementServer;
 
   FrontDoorLog(TlsConfiguration tls, AuthConfiguration auth, CorsConfiguration cors,
       ManagementConfiguration management, ManagementTlsConfiguration managementTls,
-      GrpcServerConfiguration grpc, ManagementServer managementServer) {
+      BeanProvider<NettyEmbeddedServer> http, ManagementServer managementServer) {
     this.tls = tls;
     this.auth = auth;
     this.cors = cors;
     this.management = management;
     this.managementTls = managementTls;
-    this.grpc = grpc;
+    this.http = http;
     this.managementServer = managementServer;
   }
 
+  /** On the gRPC server's start, the last of the three: every port is bound by then. */
   @Override
   public void onApplicationEvent(ServerStartupEvent event) {
-    if (!(event.getSource() instanceof NettyEmbeddedServer http)) {
+    if (!(event.getSource() instanceof GrpcEmbeddedServer grpc)) {
       return;
     }
     String secure = tls.isEnabled() ? "s" : "";
+    NettyEmbeddedServer httpServer = http.get();
     LOG.info("spanprof serving OTLP/HTTP, the API and the UI on http{}://{}:{}/, OTLP/gRPC and "
             + "ProfileService on grpc{}://{}:{}, metrics and health on http{}://{}:{}/",
-        secure, http.getHost(), http.getPort(), secure, grpc.getServerHost().orElse("0.0.0.0"),
-        grpc.getServerPort(), managementTls.isEnabled() ? "s" : "", management.getHost(),
+        secure, httpServer.getHost(), httpServer.getPort(), secure, grpc.getHost(),
+        grpc.getPort(), managementTls.isEnabled() ? "s" : "", management.getHost(),
         managementServer.port());
     LOG.info("front door: TLS {}, mutual TLS {}, write tokens {}, read tokens {}, "
             + "client subjects {}, CORS origins {}; management port TLS {}, metrics tokens {}",
