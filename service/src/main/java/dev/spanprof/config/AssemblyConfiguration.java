@@ -1,6 +1,5 @@
 package dev.spanprof.config;
 
-import dev.spanprof.assembly.AssemblyPolicy;
 import io.micronaut.context.annotation.ConfigurationProperties;
 import java.time.Duration;
 
@@ -76,18 +75,5 @@ public final class AssemblyConfiguration {
 
   public void setSweepInterval(Duration sweepInterval) {
     this.sweepInterval = sweepInterval;
-  }
-
-  /** The core's view; an invalid value fails start-up with a message naming this prefix. */
-  public AssemblyPolicy toPolicy() {
-    try {
-      if (sweepInterval == null || sweepInterval.isNegative() || sweepInterval.isZero()) {
-        throw new IllegalArgumentException("sweepInterval must be positive, was " + sweepInterval);
-      }
-      return new AssemblyPolicy(
-          traceTimeout, maxTraceAge, maxBufferedSpans, maxSpansPerTrace, recentTraceIds);
-    } catch (IllegalArgumentException | NullPointerException e) {
-      throw new IllegalArgumentException("invalid " + PREFIX + " configuration: " + e.getMessage(), e);
-    }
   }
 }

@@ -4,6 +4,7 @@ import dev.spanprof.analysis.span.SpanMapping;
 import dev.spanprof.analysis.store.SpanStore;
 import dev.spanprof.analysis.trace.TraceAnalyzer;
 import dev.spanprof.assembly.AssemblyListener;
+import dev.spanprof.assembly.AssemblyPolicy;
 import dev.spanprof.assembly.TraceAssembler;
 import dev.spanprof.assembly.TraceSink;
 import dev.spanprof.assembly.TraceWorkers;
@@ -16,6 +17,7 @@ import dev.spanprof.config.PoolsConfiguration;
 import dev.spanprof.time.TimeSource;
 import io.micronaut.context.annotation.Factory;
 import jakarta.inject.Singleton;
+import java.time.Duration;
 
 /** Turns configuration into the core objects of the ingest → assembly → analysis pipeline. */
 @Factory
@@ -34,7 +36,7 @@ final class PipelineFactory {
   /** One mapping for the ingest, which maps each span, and the analysis, which reads it. */
   @Singleton
   SpanMapping spanMapping(MappingConfiguration configuration) {
-    return configuration.toMapping();
+    return SpanMappings.of(configuration);
   }
 
   /** Profiles carry the chosen-span segments only when a pool has a capacity to account them to. */
@@ -75,6 +77,22 @@ final class PipelineFactory {
       TimeSource timeSource,
       TraceWorkers workers,
       AssemblyListener listener) {
-    return new TraceAssembler(configuration.toPolicy(), timeSource, workers, listener);
+    return new TraceAssembler(assemblyPolicy(configuration), timeSource, workers, listener);
+  }
+
+  /** The core's view; an invalid value fails start-up with a message naming the prefix. */
+  static AssemblyPolicy assemblyPolicy(AssemblyConfiguration configuration) {
+    try {
+      Duration sweep = configuration.getSweepInterval();
+      if (sweep == null || sweep.isNegative() || sweep.isZero()) {
+        throw new IllegalArgumentException("sweepInterval must be positive, was " + sweep);
+      }
+      return new AssemblyPolicy(configuration.getTraceTimeout(), configuration.getMaxTraceAge(),
+          configuration.getMaxBufferedSpans(), configuration.getMaxSpansPerTrace(),
+          configuration.getRecentTraceIds());
+    } catch (IllegalArgumentException | NullPointerException e) {
+      throw new IllegalArgumentException(
+          "invalid " + AssemblyConfiguration.PREFIX + " configuration: " + e.getMessage(), e);
+    }
   }
 }

@@ -1,4 +1,4 @@
-package dev.spanprof.config;
+package dev.spanprof.wiring;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -17,7 +17,7 @@ import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
-class MappingConfigurationTest {
+class SpanMappingsTest {
 
   /** Configuration as the YAML loader produces it: nested maps and lists. */
   private static ApplicationContext start(Map<String, Object> mapping) {
@@ -37,7 +37,7 @@ class MappingConfigurationTest {
         "states", List.of(
             Map.of("name", "running.gpu", "priority", 90, "class", "cpu"),
             Map.of("name", "wait.queue", "priority", 40, "class", "wait", "category", "system"))))) {
-      SpanMapping mapping = context.getBean(MappingConfiguration.class).toMapping();
+      SpanMapping mapping = context.getBean(SpanMapping.class);
 
       assertThat(mapping.state(span("launch", SpanKind.INTERNAL, "gpu.kernel", "matmul")))
           .isEqualTo("running.gpu");
