@@ -7,6 +7,8 @@ import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micronaut.core.annotation.Nullable;
+import io.micronaut.http.HttpHeaders;
+import io.micronaut.http.HttpRequest;
 import jakarta.inject.Singleton;
 import java.nio.file.Path;
 import java.security.MessageDigest;
@@ -124,6 +126,12 @@ public final class BearerTokens {
     }
     return refuse(AuthDecision.Outcome.UNAUTHENTICATED, "invalid", transport,
         "the bearer token is not valid to " + verb(access));
+  }
+
+  /** {@link #check} for an HTTP request: its {@code Authorization} header and certificate. */
+  public AuthDecision check(HttpRequest<?> request, Access access) {
+    return check(request.getHeaders().get(HttpHeaders.AUTHORIZATION),
+        () -> ClientCertificates.subject(request), access, "http");
   }
 
   /** Compares with every token of the set, so the time taken says nothing of which matched. */

@@ -1,10 +1,8 @@
 package dev.spanprof.security;
 
 import io.micronaut.core.annotation.Nullable;
-import io.micronaut.http.HttpHeaders;
 import io.micronaut.http.HttpRequest;
 import io.micronaut.http.HttpResponse;
-import io.micronaut.http.MutableHttpResponse;
 import io.micronaut.http.annotation.RequestFilter;
 import io.micronaut.http.annotation.ServerFilter;
 import io.micronaut.web.router.Router;
@@ -33,14 +31,8 @@ final class HttpReadAuth {
     if (RouteAccess.required(request, router) != Access.READ) {
       return null;
     }
-    AuthDecision decision = tokens.check(request.getHeaders().get(HttpHeaders.AUTHORIZATION),
-        () -> ClientCertificates.subject(request), Access.READ, "http");
-    if (decision.allowed()) {
-      return null;
-    }
-    MutableHttpResponse<Map<String, String>> refusal = HttpResponse
-        .status(HttpRefusals.status(decision)).body(Map.of("error", decision.message()));
-    String challenge = HttpRefusals.challenge(decision);
-    return challenge == null ? refusal : refusal.header(HttpHeaders.WWW_AUTHENTICATE, challenge);
+    AuthDecision decision = tokens.check(request, Access.READ);
+    return decision.allowed() ? null : HttpRefusals.challenged(HttpResponse
+        .status(HttpRefusals.status(decision)).body(Map.of("error", decision.message())), decision);
   }
 }

@@ -4,11 +4,9 @@ import com.google.rpc.Code;
 import dev.spanprof.security.Access;
 import dev.spanprof.security.AuthDecision;
 import dev.spanprof.security.BearerTokens;
-import dev.spanprof.security.ClientCertificates;
 import dev.spanprof.security.HttpRefusals;
 import dev.spanprof.security.RouteAccess;
 import io.micronaut.core.annotation.Nullable;
-import io.micronaut.http.HttpHeaders;
 import io.micronaut.http.HttpMethod;
 import io.micronaut.http.HttpRequest;
 import io.micronaut.http.HttpResponse;
@@ -42,8 +40,7 @@ final class OtlpBearerAuth {
         || RouteAccess.required(request, router) != Access.WRITE) {
       return null;
     }
-    AuthDecision decision = tokens.check(request.getHeaders().get(HttpHeaders.AUTHORIZATION),
-        () -> ClientCertificates.subject(request), Access.WRITE, "http");
+    AuthDecision decision = tokens.check(request, Access.WRITE);
     if (decision.allowed()) {
       return null;
     }
@@ -52,7 +49,6 @@ final class OtlpBearerAuth {
     MutableHttpResponse<byte[]> refusal = OtlpHttpResponses.error(HttpRefusals.status(decision),
         json, decision.outcome() == AuthDecision.Outcome.FORBIDDEN
             ? Code.PERMISSION_DENIED : Code.UNAUTHENTICATED, decision.message(), null);
-    String challenge = HttpRefusals.challenge(decision);
-    return challenge == null ? refusal : refusal.header(HttpHeaders.WWW_AUTHENTICATE, challenge);
+    return HttpRefusals.challenged(refusal, decision);
   }
 }
