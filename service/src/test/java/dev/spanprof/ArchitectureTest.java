@@ -26,12 +26,24 @@ class ArchitectureTest {
       "io.micrometer..", "jakarta.inject..",
   };
 
-  /** An allow-list: the analysis core imports only the JDK and HdrHistogram (DEVELOPERS.md). */
+  /**
+   * An allow-list: the analysis core and the span model it shares with ingest, assembly and export
+   * import only the JDK and HdrHistogram (DEVELOPERS.md).
+   */
   @Test
-  void analysis_importsOnlyTheJdkAndHdrHistogram() {
-    classes().that().resideInAPackage("dev.spanprof.analysis..")
+  void analysisAndSpanModel_importOnlyTheJdkAndHdrHistogram() {
+    classes().that().resideInAnyPackage("dev.spanprof.analysis..", "dev.spanprof.span..")
         .should().onlyDependOnClassesThat()
-        .resideInAnyPackage("java..", "org.HdrHistogram..", "dev.spanprof.analysis..")
+        .resideInAnyPackage("java..", "org.HdrHistogram..", "dev.spanprof.analysis..",
+            "dev.spanprof.span..")
+        .check(MAIN_CLASSES);
+  }
+
+  /** The span model is below the analysis: it knows nothing of what is computed from it. */
+  @Test
+  void spanModel_dependsOnNoAnalysis() {
+    noClasses().that().resideInAPackage("dev.spanprof.span..")
+        .should().dependOnClassesThat().resideInAPackage("dev.spanprof.analysis..")
         .check(MAIN_CLASSES);
   }
 
@@ -44,7 +56,8 @@ class ArchitectureTest {
 
   @Test
   void core_doesNotReachBackIntoAdapters() {
-    noClasses().that().resideInAnyPackage("dev.spanprof.analysis..", "dev.spanprof.assembly..")
+    noClasses().that().resideInAnyPackage("dev.spanprof.analysis..", "dev.spanprof.span..",
+            "dev.spanprof.assembly..")
         .should().dependOnClassesThat().resideInAnyPackage(
             "dev.spanprof.ingest..", "dev.spanprof.metrics..", "dev.spanprof.config..",
             "dev.spanprof.management..")
@@ -52,24 +65,23 @@ class ArchitectureTest {
   }
 
   /**
-   * The packages follow the data: ingest → assembly → analysis → (metrics, export, api). The core
-   * (span model, assembly, analysis, the spool, time) is reached by every layer and reaches none;
+   * The packages follow the data: ingest → assembly → analysis → the stages after it (metrics,
+   * export, api). The core (span model, assembly, analysis, the spool, time) is reached by every layer and reaches none;
    * the OTLP codecs (protobuf's wire, JSON through Gson) only by the two adapters that speak
    * OTLP, ingest and export; configuration is read by the adapters; ingest is read only by what
-   * reports on it or wires it; the analysis stage's consumers (export, api) by metrics and the
-   * wiring. The UI's pages read the API over HTTP, like any client: nothing of spanprof's. The
+   * reports on it or wires it; the stages after the analysis (export, api) by metrics and the wiring. The UI's pages read the API over HTTP, like any client: nothing of spanprof's. The
    * bearer tokens are asked by the receivers, the API and the management port, each for the access
    * it needs; the UI's pages say they need none.
    */
   @Test
   void packages_followTheDataFlow() {
     layeredArchitecture().consideringOnlyDependenciesInLayers()
-        .layer("Core").definedBy("dev.spanprof.analysis..", "dev.spanprof.assembly..",
-            "dev.spanprof.spool..", "dev.spanprof.time..")
+        .layer("Core").definedBy("dev.spanprof.span..", "dev.spanprof.analysis..",
+            "dev.spanprof.assembly..", "dev.spanprof.spool..", "dev.spanprof.time..")
         .layer("Otlp").definedBy("dev.spanprof.otlp..")
         .layer("Config").definedBy("dev.spanprof.config..")
         .layer("Ingest").definedBy("dev.spanprof.ingest..")
-        .layer("Profile").definedBy("dev.spanprof.profile..")
+        .layer("Stages").definedBy("dev.spanprof.stages..")
         .layer("Export").definedBy("dev.spanprof.export..")
         .layer("Api").definedBy("dev.spanprof.api..")
         .layer("Metrics").definedBy("dev.spanprof.metrics..")
@@ -84,11 +96,11 @@ class ArchitectureTest {
         .whereLayer("Metrics").mayOnlyBeAccessedByLayers("Management", "Wiring")
         .whereLayer("Api").mayOnlyBeAccessedByLayers("Wiring")
         .whereLayer("Export").mayOnlyBeAccessedByLayers("Metrics", "Wiring")
-        .whereLayer("Profile").mayOnlyBeAccessedByLayers("Export", "Api", "Metrics", "Wiring")
+        .whereLayer("Stages").mayOnlyBeAccessedByLayers("Export", "Api", "Metrics", "Wiring")
         .whereLayer("Ingest").mayOnlyBeAccessedByLayers("Management", "Metrics", "Wiring")
         .whereLayer("Security")
         .mayOnlyBeAccessedByLayers("Ingest", "Api", "Ui", "Management", "Wiring")
-        .whereLayer("Config").mayOnlyBeAccessedByLayers("Ingest", "Profile", "Export", "Api",
+        .whereLayer("Config").mayOnlyBeAccessedByLayers("Ingest", "Stages", "Export", "Api",
             "Metrics", "Management", "Security", "Wiring")
         .check(MAIN_CLASSES);
   }
@@ -103,13 +115,13 @@ class ArchitectureTest {
     slices().matching("dev.spanprof.(*)..").should().beFreeOfCycles().check(MAIN_CLASSES);
     slices().matching("dev.spanprof.analysis.(*)..").should().beFreeOfCycles()
         .check(MAIN_CLASSES);
+    slices().matching("dev.spanprof.span.(*)..").should().beFreeOfCycles().check(MAIN_CLASSES);
   }
 
   /**
-   * Inside the core, each package uses only those below it: the per-trace analysis and what
-   * spans across traces (pools, distributions, ranking, the tail) read the span model; the span model
-   * keeps its bytes in the store; the shared internals (sorts, heaps, reusable arrays,
-   * HdrHistogram's counts layout) know nothing of spans.
+   * Inside the analysis, each package uses only those below it: what spans across traces
+   * (distributions, ranking, the tail) reads the per-trace analysis and the pools; the shared
+   * internals (sorts, heaps, reusable arrays, HdrHistogram's counts layout) know nothing of spans.
    */
   @Test
   void analysisPackages_areLayeredByRole() {
@@ -119,17 +131,14 @@ class ArchitectureTest {
         .layer("Distribution").definedBy("dev.spanprof.analysis.distribution..")
         .layer("Trace").definedBy("dev.spanprof.analysis.trace..")
         .layer("Pool").definedBy("dev.spanprof.analysis.pool..")
-        .layer("Span").definedBy("dev.spanprof.analysis.span..")
-        .layer("Store").definedBy("dev.spanprof.analysis.store..")
+        .layer("Span").definedBy("dev.spanprof.span..")
+        .layer("Store").definedBy("dev.spanprof.span.store..")
         .layer("Internal").definedBy("dev.spanprof.analysis.internal..")
         .whereLayer("Ranking").mayNotBeAccessedByAnyLayer()
         .whereLayer("Tail").mayNotBeAccessedByAnyLayer()
         .whereLayer("Distribution").mayNotBeAccessedByAnyLayer()
         .whereLayer("Trace").mayOnlyBeAccessedByLayers("Ranking", "Tail")
         .whereLayer("Pool").mayOnlyBeAccessedByLayers("Trace", "Ranking")
-        .whereLayer("Span")
-        .mayOnlyBeAccessedByLayers("Trace", "Pool", "Distribution", "Ranking", "Tail")
-        .whereLayer("Store").mayOnlyBeAccessedByLayers("Span")
         .whereLayer("Internal").mayOnlyBeAccessedByLayers("Trace", "Ranking", "Distribution")
         .check(MAIN_CLASSES);
   }

@@ -1,15 +1,15 @@
 package dev.spanprof.bench;
 
-import dev.spanprof.analysis.span.Attributes;
-import dev.spanprof.analysis.span.SpanMapping;
-import dev.spanprof.analysis.span.SpanRecord;
-import dev.spanprof.analysis.span.SpanResource;
-import dev.spanprof.analysis.span.SpanScope;
-import dev.spanprof.analysis.span.StateRule;
-import dev.spanprof.analysis.span.StateTable;
-import dev.spanprof.analysis.span.TraceId;
 import dev.spanprof.analysis.trace.TraceAnalyzer;
 import dev.spanprof.analysis.trace.TraceProfile;
+import dev.spanprof.span.Attributes;
+import dev.spanprof.span.SpanMapping;
+import dev.spanprof.span.SpanRecord;
+import dev.spanprof.span.SpanResource;
+import dev.spanprof.span.SpanScope;
+import dev.spanprof.span.StateRule;
+import dev.spanprof.span.StateTable;
+import dev.spanprof.span.TraceId;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;

@@ -1,11 +1,11 @@
 package dev.spanprof.bench;
 
-import dev.spanprof.analysis.span.SpanRecord;
 import dev.spanprof.assembly.AssemblyListener;
 import dev.spanprof.assembly.AssemblyPolicy;
 import dev.spanprof.assembly.OfferResult;
 import dev.spanprof.assembly.TraceAssembler;
 import dev.spanprof.ingest.BenchSpans;
+import dev.spanprof.span.SpanRecord;
 import dev.spanprof.time.TimeSource;
 import java.time.Duration;
 import java.util.ArrayList;

@@ -4,7 +4,7 @@ import dev.spanprof.analysis.distribution.Distribution;
 import dev.spanprof.analysis.distribution.DistributionRegistry;
 import dev.spanprof.analysis.distribution.DistributionRegistry.Kind;
 import dev.spanprof.analysis.distribution.DistributionRegistry.SeriesKey;
-import dev.spanprof.analysis.span.TraceId;
+import dev.spanprof.span.TraceId;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.ThreadLocalRandom;

@@ -1,11 +1,11 @@
 package dev.spanprof.bench;
 
-import dev.spanprof.analysis.span.SpanMapping;
-import dev.spanprof.analysis.span.SpanRecord;
 import dev.spanprof.assembly.CompletedTrace;
 import dev.spanprof.assembly.Completion;
 import dev.spanprof.assembly.TraceSink;
 import dev.spanprof.ingest.BenchSpans;
+import dev.spanprof.span.SpanMapping;
+import dev.spanprof.span.SpanRecord;
 import io.micronaut.context.ApplicationContext;
 import java.util.ArrayList;
 import java.util.List;

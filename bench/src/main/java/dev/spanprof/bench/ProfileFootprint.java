@@ -1,11 +1,11 @@
 package dev.spanprof.bench;
 
-import dev.spanprof.analysis.span.SpanMapping;
-import dev.spanprof.analysis.span.SpanRecord;
-import dev.spanprof.analysis.span.TraceId;
 import dev.spanprof.analysis.trace.TraceAnalyzer;
 import dev.spanprof.analysis.trace.TraceProfile;
 import dev.spanprof.ingest.BenchSpans;
+import dev.spanprof.span.SpanMapping;
+import dev.spanprof.span.SpanRecord;
+import dev.spanprof.span.TraceId;
 import java.util.List;
 
 /**

@@ -2,12 +2,12 @@ package dev.spanprof.bench;
 
 import dev.spanprof.analysis.ranking.CallRanking;
 import dev.spanprof.analysis.ranking.RankingSnapshot;
-import dev.spanprof.analysis.span.Attributes;
-import dev.spanprof.analysis.span.SpanMapping;
-import dev.spanprof.analysis.span.SpanRecord;
-import dev.spanprof.analysis.span.SpanResource;
-import dev.spanprof.analysis.span.SpanScope;
 import dev.spanprof.analysis.trace.TraceAnalyzer;
+import dev.spanprof.span.Attributes;
+import dev.spanprof.span.SpanMapping;
+import dev.spanprof.span.SpanRecord;
+import dev.spanprof.span.SpanResource;
+import dev.spanprof.span.SpanScope;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;

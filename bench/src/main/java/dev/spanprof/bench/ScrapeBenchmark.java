@@ -3,7 +3,7 @@ package dev.spanprof.bench;
 import dev.spanprof.analysis.distribution.DistributionRegistry;
 import dev.spanprof.config.HistogramConfiguration;
 import dev.spanprof.metrics.DistributionExport;
-import dev.spanprof.profile.DistributionService;
+import dev.spanprof.stages.DistributionService;
 import dev.spanprof.time.TimeSource;
 import io.micronaut.context.ApplicationContext;
 import io.prometheus.metrics.expositionformats.PrometheusTextFormatWriter;

@@ -1,10 +1,10 @@
 package dev.spanprof.bench;
 
-import dev.spanprof.analysis.span.SpanMapping;
 import dev.spanprof.analysis.tail.TailWindow;
 import dev.spanprof.analysis.trace.TraceAnalyzer;
 import dev.spanprof.analysis.trace.TraceProfile;
 import dev.spanprof.ingest.BenchSpans;
+import dev.spanprof.span.SpanMapping;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;

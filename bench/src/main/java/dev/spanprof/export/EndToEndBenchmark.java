@@ -1,7 +1,5 @@
 package dev.spanprof.export;
 
-import dev.spanprof.analysis.span.SpanRecord;
-import dev.spanprof.analysis.store.SpanStore;
 import dev.spanprof.analysis.trace.TraceProfile;
 import dev.spanprof.assembly.AssemblyListener;
 import dev.spanprof.assembly.AssemblyPolicy;
@@ -12,8 +10,10 @@ import dev.spanprof.assembly.TraceSink;
 import dev.spanprof.bench.Workload;
 import dev.spanprof.config.ExportConfiguration.Compression;
 import dev.spanprof.ingest.BenchSpans;
-import dev.spanprof.profile.DistributionService;
-import dev.spanprof.profile.ProfileConsumer;
+import dev.spanprof.span.SpanRecord;
+import dev.spanprof.span.store.SpanStore;
+import dev.spanprof.stages.DistributionService;
+import dev.spanprof.stages.ProfileConsumer;
 import dev.spanprof.time.TimeSource;
 import io.micronaut.context.ApplicationContext;
 import java.io.IOException;

@@ -1,8 +1,5 @@
 package dev.spanprof.export;
 
-import dev.spanprof.analysis.span.SpanMapping;
-import dev.spanprof.analysis.span.SpanRecord;
-import dev.spanprof.analysis.store.SpanStore;
 import dev.spanprof.analysis.trace.TraceAnalyzer;
 import dev.spanprof.analysis.trace.TraceProfile;
 import dev.spanprof.analysis.trace.TraceProfile.SpanProfile;
@@ -11,6 +8,9 @@ import dev.spanprof.assembly.Completion;
 import dev.spanprof.bench.Workload;
 import dev.spanprof.config.IngestConfiguration;
 import dev.spanprof.ingest.BenchSpans;
+import dev.spanprof.span.SpanMapping;
+import dev.spanprof.span.SpanRecord;
+import dev.spanprof.span.store.SpanStore;
 import io.opentelemetry.proto.common.v1.AnyValue;
 import io.opentelemetry.proto.common.v1.KeyValue;
 import io.opentelemetry.proto.trace.v1.Span;

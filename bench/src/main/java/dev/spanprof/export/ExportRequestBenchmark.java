@@ -1,8 +1,5 @@
 package dev.spanprof.export;
 
-import dev.spanprof.analysis.span.SpanMapping;
-import dev.spanprof.analysis.span.SpanRecord;
-import dev.spanprof.analysis.store.SpanStore;
 import dev.spanprof.analysis.trace.TraceAnalyzer;
 import dev.spanprof.assembly.CompletedTrace;
 import dev.spanprof.assembly.Completion;
@@ -10,6 +7,9 @@ import dev.spanprof.bench.Workload;
 import dev.spanprof.config.ExportConfiguration.Compression;
 import dev.spanprof.config.IngestConfiguration;
 import dev.spanprof.ingest.BenchSpans;
+import dev.spanprof.span.SpanMapping;
+import dev.spanprof.span.SpanRecord;
+import dev.spanprof.span.store.SpanStore;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.util.ArrayList;

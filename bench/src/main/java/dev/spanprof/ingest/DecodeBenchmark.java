@@ -1,11 +1,11 @@
 package dev.spanprof.ingest;
 
-import dev.spanprof.analysis.span.SpanMapping;
-import dev.spanprof.analysis.span.SpanRecord;
-import dev.spanprof.analysis.store.SpanStore;
 import dev.spanprof.bench.Workload;
 import dev.spanprof.config.IngestConfiguration;
 import dev.spanprof.otlp.OtlpJson;
+import dev.spanprof.span.SpanMapping;
+import dev.spanprof.span.SpanRecord;
+import dev.spanprof.span.store.SpanStore;
 import io.opentelemetry.proto.collector.trace.v1.ExportTraceServiceRequest;
 import io.opentelemetry.proto.common.v1.KeyValue;
 import io.opentelemetry.proto.trace.v1.ResourceSpans;

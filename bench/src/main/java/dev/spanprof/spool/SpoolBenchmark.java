@@ -1,8 +1,8 @@
 package dev.spanprof.spool;
 
-import dev.spanprof.analysis.span.SpanRecord;
 import dev.spanprof.bench.Workload;
 import dev.spanprof.ingest.BenchSpans;
+import dev.spanprof.span.SpanRecord;
 import io.opentelemetry.proto.collector.trace.v1.ExportTraceServiceRequest;
 import java.io.IOException;
 import java.nio.file.Files;

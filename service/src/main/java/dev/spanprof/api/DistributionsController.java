@@ -4,7 +4,7 @@ import com.fasterxml.jackson.annotation.JsonInclude;
 import dev.spanprof.analysis.distribution.DistributionRegistry.Kind;
 import dev.spanprof.api.TraceProfileController.ApiError;
 import dev.spanprof.config.HistogramConfiguration;
-import dev.spanprof.profile.DistributionService;
+import dev.spanprof.stages.DistributionService;
 import io.micronaut.core.annotation.Nullable;
 import io.micronaut.http.HttpResponse;
 import io.micronaut.http.HttpStatus;

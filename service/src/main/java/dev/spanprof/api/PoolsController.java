@@ -2,7 +2,7 @@ package dev.spanprof.api;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 import dev.spanprof.analysis.pool.PoolWindows.PoolWindow;
-import dev.spanprof.profile.PoolService;
+import dev.spanprof.stages.PoolService;
 import io.micronaut.http.MediaType;
 import io.micronaut.http.annotation.Controller;
 import io.micronaut.http.annotation.Get;

@@ -1,12 +1,12 @@
 package dev.spanprof.api;
 
 import dev.spanprof.analysis.ranking.RankingSnapshot;
-import dev.spanprof.analysis.span.Operation;
 import dev.spanprof.api.RankingView.Edges;
 import dev.spanprof.api.RankingView.Neighbour;
 import dev.spanprof.api.RankingView.RankingRow;
 import dev.spanprof.api.TraceProfileController.ApiError;
-import dev.spanprof.profile.RankingService;
+import dev.spanprof.span.Operation;
+import dev.spanprof.stages.RankingService;
 import io.micronaut.core.annotation.Nullable;
 import io.micronaut.http.HttpResponse;
 import io.micronaut.http.HttpStatus;

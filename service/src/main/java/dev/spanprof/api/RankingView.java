@@ -3,7 +3,7 @@ package dev.spanprof.api;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import dev.spanprof.analysis.ranking.RankingSnapshot.EdgeRow;
 import dev.spanprof.analysis.ranking.RankingSnapshot.Row;
-import dev.spanprof.analysis.span.Operation;
+import dev.spanprof.span.Operation;
 import io.micronaut.serde.annotation.Serdeable;
 import java.util.ArrayList;
 import java.util.List;

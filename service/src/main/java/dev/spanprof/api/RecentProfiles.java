@@ -1,10 +1,10 @@
 package dev.spanprof.api;
 
-import dev.spanprof.analysis.span.TraceId;
 import dev.spanprof.analysis.trace.TraceProfile;
 import dev.spanprof.assembly.CompletedTrace;
 import dev.spanprof.config.QueryConfiguration;
-import dev.spanprof.profile.ProfileConsumer;
+import dev.spanprof.span.TraceId;
+import dev.spanprof.stages.ProfileConsumer;
 import jakarta.inject.Singleton;
 import java.util.ArrayList;
 import java.util.Comparator;

@@ -1,11 +1,11 @@
 package dev.spanprof.api;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
-import dev.spanprof.analysis.span.Operation;
 import dev.spanprof.analysis.tail.TailBreakdown;
 import dev.spanprof.analysis.tail.TailRoot;
 import dev.spanprof.api.TraceProfileController.ApiError;
-import dev.spanprof.profile.TailService;
+import dev.spanprof.span.Operation;
+import dev.spanprof.stages.TailService;
 import io.micronaut.core.annotation.Nullable;
 import io.micronaut.http.HttpResponse;
 import io.micronaut.http.HttpStatus;

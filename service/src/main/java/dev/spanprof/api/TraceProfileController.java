@@ -1,6 +1,6 @@
 package dev.spanprof.api;
 
-import dev.spanprof.analysis.span.TraceId;
+import dev.spanprof.span.TraceId;
 import io.micronaut.core.annotation.Nullable;
 import io.micronaut.http.HttpResponse;
 import io.micronaut.http.HttpStatus;

@@ -1,13 +1,13 @@
 package dev.spanprof.api;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
-import dev.spanprof.analysis.span.Ids;
-import dev.spanprof.analysis.span.SpanKind;
-import dev.spanprof.analysis.span.SpanStatus;
 import dev.spanprof.analysis.trace.PathTimes;
 import dev.spanprof.analysis.trace.SpanSegments;
 import dev.spanprof.analysis.trace.TraceProfile;
 import dev.spanprof.analysis.trace.TraceProfile.SpanProfile;
+import dev.spanprof.span.Ids;
+import dev.spanprof.span.SpanKind;
+import dev.spanprof.span.SpanStatus;
 import io.micronaut.serde.annotation.Serdeable;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -175,7 +175,7 @@ public record TraceProfileView(
     List<PathTime> result = new ArrayList<>();
     for (int o = 0; o < byOperation.length; o++) {
       if (byOperation[o] > 0) {
-        dev.spanprof.analysis.span.Operation operation = profile.distinctOperations().get(o);
+        dev.spanprof.span.Operation operation = profile.distinctOperations().get(o);
         result.add(new PathTime(operation.service(), operation.name(), byOperation[o]));
       }
     }
@@ -184,7 +184,7 @@ public record TraceProfileView(
   }
 
   private static Span span(TraceProfile profile, SpanProfile s) {
-    dev.spanprof.analysis.span.Operation operation =
+    dev.spanprof.span.Operation operation =
         profile.distinctOperations().get(s.operation());
     String parent = s.parentIndex() < 0 ? null
         : Ids.toHex(profile.spans().get(s.parentIndex()).spanId());

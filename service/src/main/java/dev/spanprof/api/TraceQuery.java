@@ -1,7 +1,7 @@
 package dev.spanprof.api;
 
-import dev.spanprof.analysis.span.Operation;
 import dev.spanprof.assembly.Completion;
+import dev.spanprof.span.Operation;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;

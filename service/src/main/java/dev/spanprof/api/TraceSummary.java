@@ -1,8 +1,8 @@
 package dev.spanprof.api;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
-import dev.spanprof.analysis.span.Operation;
 import dev.spanprof.analysis.trace.TraceProfile;
+import dev.spanprof.span.Operation;
 import io.micronaut.serde.annotation.Serdeable;
 import java.util.List;
 

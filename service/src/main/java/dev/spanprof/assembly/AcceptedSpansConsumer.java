@@ -1,6 +1,6 @@
 package dev.spanprof.assembly;
 
-import dev.spanprof.analysis.span.SpanRecord;
+import dev.spanprof.span.SpanRecord;
 import java.util.List;
 
 /** Sees the spans of every accepted request at once, before assembly (pass-through forwarding). */

@@ -1,7 +1,7 @@
 package dev.spanprof.assembly;
 
-import dev.spanprof.analysis.span.SpanRecord;
-import dev.spanprof.analysis.span.TraceId;
+import dev.spanprof.span.SpanRecord;
+import dev.spanprof.span.TraceId;
 import dev.spanprof.time.TimeSource;
 import java.util.ArrayDeque;
 import java.util.ArrayList;

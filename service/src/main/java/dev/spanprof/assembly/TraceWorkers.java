@@ -1,6 +1,6 @@
 package dev.spanprof.assembly;
 
-import dev.spanprof.analysis.span.SpanRecord;
+import dev.spanprof.span.SpanRecord;
 import java.time.Duration;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.RejectedExecutionException;

@@ -1,6 +1,6 @@
 package dev.spanprof.config;
 
-import dev.spanprof.analysis.span.SpanMapping;
+import dev.spanprof.span.SpanMapping;
 import io.micronaut.context.annotation.ConfigurationProperties;
 import java.util.List;
 import java.util.Map;

@@ -1,11 +1,11 @@
 package dev.spanprof.export;
 
-import dev.spanprof.analysis.store.SpanStore;
 import dev.spanprof.analysis.trace.TraceProfile;
 import dev.spanprof.assembly.CompletedTrace;
 import dev.spanprof.config.ExportConfiguration.Mode;
-import dev.spanprof.profile.DistributionService;
-import dev.spanprof.profile.ProfileConsumer;
+import dev.spanprof.span.store.SpanStore;
+import dev.spanprof.stages.DistributionService;
+import dev.spanprof.stages.ProfileConsumer;
 import jakarta.inject.Singleton;
 
 /**

@@ -1,9 +1,9 @@
 package dev.spanprof.export;
 
-import dev.spanprof.analysis.span.SpanRecord;
-import dev.spanprof.analysis.span.SpanResource;
-import dev.spanprof.analysis.span.SpanScope;
-import dev.spanprof.analysis.store.Slab;
+import dev.spanprof.span.SpanRecord;
+import dev.spanprof.span.SpanResource;
+import dev.spanprof.span.SpanScope;
+import dev.spanprof.span.store.Slab;
 import java.util.List;
 
 /**

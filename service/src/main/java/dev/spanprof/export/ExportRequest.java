@@ -2,8 +2,8 @@ package dev.spanprof.export;
 
 import com.google.protobuf.CodedOutputStream;
 import com.google.protobuf.WireFormat;
-import dev.spanprof.analysis.span.SpanResource;
-import dev.spanprof.analysis.span.SpanScope;
+import dev.spanprof.span.SpanResource;
+import dev.spanprof.span.SpanScope;
 import io.opentelemetry.proto.collector.trace.v1.ExportTraceServiceRequest;
 import io.opentelemetry.proto.trace.v1.ResourceSpans;
 import io.opentelemetry.proto.trace.v1.ScopeSpans;

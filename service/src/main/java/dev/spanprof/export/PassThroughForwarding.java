@@ -1,9 +1,9 @@
 package dev.spanprof.export;
 
-import dev.spanprof.analysis.span.SpanRecord;
-import dev.spanprof.analysis.store.Slab;
 import dev.spanprof.assembly.AcceptedSpansConsumer;
 import dev.spanprof.config.ExportConfiguration.Mode;
+import dev.spanprof.span.SpanRecord;
+import dev.spanprof.span.store.Slab;
 import jakarta.inject.Singleton;
 import java.util.ArrayList;
 import java.util.List;

@@ -1,16 +1,16 @@
 package dev.spanprof.export;
 
-import static dev.spanprof.analysis.span.Attributes.SPANPROF_PREFIX;
+import static dev.spanprof.span.Attributes.SPANPROF_PREFIX;
 import static java.nio.charset.StandardCharsets.UTF_8;
 
 import com.google.protobuf.CodedOutputStream;
 import com.google.protobuf.WireFormat;
-import dev.spanprof.analysis.span.SpanRecord;
-import dev.spanprof.analysis.store.Slab;
-import dev.spanprof.analysis.store.SpanStore;
 import dev.spanprof.analysis.trace.TraceProfile;
 import dev.spanprof.analysis.trace.TraceProfile.SpanProfile;
 import dev.spanprof.assembly.CompletedTrace;
+import dev.spanprof.span.SpanRecord;
+import dev.spanprof.span.store.Slab;
+import dev.spanprof.span.store.SpanStore;
 import io.opentelemetry.proto.trace.v1.Span;
 import java.util.ArrayList;
 import java.util.IdentityHashMap;

@@ -2,10 +2,10 @@ package dev.spanprof.export;
 
 import static java.nio.charset.StandardCharsets.UTF_8;
 
-import dev.spanprof.analysis.span.SpanResource;
-import dev.spanprof.analysis.span.SpanScope;
 import dev.spanprof.otlp.InvalidOtlpException;
 import dev.spanprof.otlp.WireReader;
+import dev.spanprof.span.SpanResource;
+import dev.spanprof.span.SpanScope;
 import java.io.ByteArrayOutputStream;
 import java.util.Arrays;
 import java.util.Map;

@@ -1,7 +1,7 @@
 package dev.spanprof.ingest;
 
-import dev.spanprof.analysis.span.SpanRecord;
-import dev.spanprof.analysis.store.SpanStore;
+import dev.spanprof.span.SpanRecord;
+import dev.spanprof.span.store.SpanStore;
 import java.util.List;
 
 /**

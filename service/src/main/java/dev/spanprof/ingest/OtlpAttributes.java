@@ -2,10 +2,10 @@ package dev.spanprof.ingest;
 
 import static java.nio.charset.StandardCharsets.UTF_8;
 
-import dev.spanprof.analysis.span.Attributes;
-import dev.spanprof.analysis.span.SpanRecord;
 import dev.spanprof.otlp.InvalidOtlpException;
 import dev.spanprof.otlp.WireReader;
+import dev.spanprof.span.Attributes;
+import dev.spanprof.span.SpanRecord;
 import io.opentelemetry.proto.common.v1.AnyValue;
 import io.opentelemetry.proto.common.v1.ArrayValue;
 import io.opentelemetry.proto.common.v1.KeyValue;

@@ -2,16 +2,16 @@ package dev.spanprof.ingest;
 
 import static java.nio.charset.StandardCharsets.UTF_8;
 
-import dev.spanprof.analysis.span.Attributes;
-import dev.spanprof.analysis.span.SpanKind;
-import dev.spanprof.analysis.span.SpanMapping;
-import dev.spanprof.analysis.span.SpanRecord;
-import dev.spanprof.analysis.span.SpanResource;
-import dev.spanprof.analysis.span.SpanScope;
-import dev.spanprof.analysis.span.SpanStatus;
-import dev.spanprof.analysis.store.SpanStore;
 import dev.spanprof.otlp.InvalidOtlpException;
 import dev.spanprof.otlp.WireReader;
+import dev.spanprof.span.Attributes;
+import dev.spanprof.span.SpanKind;
+import dev.spanprof.span.SpanMapping;
+import dev.spanprof.span.SpanRecord;
+import dev.spanprof.span.SpanResource;
+import dev.spanprof.span.SpanScope;
+import dev.spanprof.span.SpanStatus;
+import dev.spanprof.span.store.SpanStore;
 import io.opentelemetry.proto.collector.trace.v1.ExportTraceServiceRequest;
 import io.opentelemetry.proto.common.v1.InstrumentationScope;
 import io.opentelemetry.proto.trace.v1.ResourceSpans;

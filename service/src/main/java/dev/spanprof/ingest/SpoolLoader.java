@@ -1,11 +1,11 @@
 package dev.spanprof.ingest;
 
-import dev.spanprof.analysis.span.SpanRecord;
 import dev.spanprof.assembly.AcceptedSpansConsumer;
 import dev.spanprof.assembly.NamedDaemonThreads;
 import dev.spanprof.assembly.OfferResult;
 import dev.spanprof.assembly.TraceAssembler;
 import dev.spanprof.otlp.InvalidOtlpException;
+import dev.spanprof.span.SpanRecord;
 import dev.spanprof.spool.Spool;
 import java.io.IOException;
 import java.util.List;

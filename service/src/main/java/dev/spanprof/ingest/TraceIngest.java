@@ -1,8 +1,5 @@
 package dev.spanprof.ingest;
 
-import dev.spanprof.analysis.span.SpanMapping;
-import dev.spanprof.analysis.span.SpanRecord;
-import dev.spanprof.analysis.store.SpanStore;
 import dev.spanprof.assembly.AcceptedSpansConsumer;
 import dev.spanprof.assembly.TraceAssembler;
 import dev.spanprof.config.AssemblyConfiguration;
@@ -13,6 +10,9 @@ import dev.spanprof.ingest.IngestListener.SpanRefusal;
 import dev.spanprof.ingest.IngestResult.Outcome;
 import dev.spanprof.otlp.InvalidOtlpException;
 import dev.spanprof.otlp.OtlpJson;
+import dev.spanprof.span.SpanMapping;
+import dev.spanprof.span.SpanRecord;
+import dev.spanprof.span.store.SpanStore;
 import dev.spanprof.spool.Spool;
 import io.micronaut.context.annotation.Context;
 import io.micronaut.core.annotation.Nullable;

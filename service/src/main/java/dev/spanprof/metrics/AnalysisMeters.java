@@ -1,12 +1,12 @@
 package dev.spanprof.metrics;
 
-import dev.spanprof.analysis.span.Operation;
-import dev.spanprof.analysis.span.SpanRecord;
 import dev.spanprof.analysis.trace.TraceProfile;
 import dev.spanprof.analysis.trace.TraceProfile.SpanProfile;
 import dev.spanprof.analysis.trace.TraceProfile.StateTime;
 import dev.spanprof.assembly.CompletedTrace;
-import dev.spanprof.profile.ProfileConsumer;
+import dev.spanprof.span.Operation;
+import dev.spanprof.span.SpanRecord;
+import dev.spanprof.stages.ProfileConsumer;
 import io.micrometer.core.instrument.DistributionSummary;
 import io.micrometer.core.instrument.MeterRegistry;
 import jakarta.inject.Singleton;

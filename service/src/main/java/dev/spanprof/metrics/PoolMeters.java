@@ -1,8 +1,8 @@
 package dev.spanprof.metrics;
 
 import dev.spanprof.analysis.pool.PoolWindows.PoolWindow;
-import dev.spanprof.profile.PoolListener;
-import dev.spanprof.profile.PoolService;
+import dev.spanprof.stages.PoolListener;
+import dev.spanprof.stages.PoolService;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.MeterRegistry;

@@ -2,7 +2,7 @@ package dev.spanprof.metrics;
 
 import dev.spanprof.analysis.ranking.RankingSnapshot;
 import dev.spanprof.config.RankingConfiguration;
-import dev.spanprof.profile.RankingListener;
+import dev.spanprof.stages.RankingListener;
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.MultiGauge;

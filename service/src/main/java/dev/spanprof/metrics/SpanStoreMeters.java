@@ -1,7 +1,7 @@
 package dev.spanprof.metrics;
 
-import dev.spanprof.analysis.store.SpanStore;
 import dev.spanprof.config.IngestConfiguration;
+import dev.spanprof.span.store.SpanStore;
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;

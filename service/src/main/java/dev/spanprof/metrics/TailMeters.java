@@ -1,6 +1,6 @@
 package dev.spanprof.metrics;
 
-import dev.spanprof.profile.TailService;
+import dev.spanprof.stages.TailService;
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micronaut.context.annotation.Context;

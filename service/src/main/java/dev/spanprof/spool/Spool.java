@@ -1,7 +1,7 @@
 package dev.spanprof.spool;
 
-import dev.spanprof.analysis.span.SpanRecord;
-import dev.spanprof.analysis.span.SpanResource;
+import dev.spanprof.span.SpanRecord;
+import dev.spanprof.span.SpanResource;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;

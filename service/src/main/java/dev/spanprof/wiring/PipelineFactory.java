@@ -1,7 +1,5 @@
 package dev.spanprof.wiring;
 
-import dev.spanprof.analysis.span.SpanMapping;
-import dev.spanprof.analysis.store.SpanStore;
 import dev.spanprof.analysis.trace.TraceAnalyzer;
 import dev.spanprof.assembly.AssemblyListener;
 import dev.spanprof.assembly.AssemblyPolicy;
@@ -14,6 +12,8 @@ import dev.spanprof.config.ExportConfiguration;
 import dev.spanprof.config.IngestConfiguration;
 import dev.spanprof.config.MappingConfiguration;
 import dev.spanprof.config.PoolsConfiguration;
+import dev.spanprof.span.SpanMapping;
+import dev.spanprof.span.store.SpanStore;
 import dev.spanprof.time.TimeSource;
 import io.micronaut.context.annotation.Factory;
 import jakarta.inject.Singleton;

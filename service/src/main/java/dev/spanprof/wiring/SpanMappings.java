@@ -1,12 +1,12 @@
 package dev.spanprof.wiring;
 
-import dev.spanprof.analysis.span.SpanKind;
-import dev.spanprof.analysis.span.SpanMapping;
-import dev.spanprof.analysis.span.StateClass;
-import dev.spanprof.analysis.span.StateDefinition;
-import dev.spanprof.analysis.span.StateRule;
-import dev.spanprof.analysis.span.StateTable;
 import dev.spanprof.config.MappingConfiguration;
+import dev.spanprof.span.SpanKind;
+import dev.spanprof.span.SpanMapping;
+import dev.spanprof.span.StateClass;
+import dev.spanprof.span.StateDefinition;
+import dev.spanprof.span.StateRule;
+import dev.spanprof.span.StateTable;
 import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.HashSet;

@@ -1,9 +1,9 @@
 package dev.spanprof.analysis;
 
-import dev.spanprof.analysis.span.Attributes;
-import dev.spanprof.analysis.span.SpanRecord;
-import dev.spanprof.analysis.span.SpanResource;
-import dev.spanprof.analysis.span.SpanScope;
+import dev.spanprof.span.Attributes;
+import dev.spanprof.span.SpanRecord;
+import dev.spanprof.span.SpanResource;
+import dev.spanprof.span.SpanScope;
 
 /** Span records for tests, with only what a test cares about set. */
 public final class TestSpans {

@@ -1,11 +1,11 @@
 package dev.spanprof.api;
 
-import dev.spanprof.analysis.span.SpanMapping;
-import dev.spanprof.analysis.span.SpanRecord;
 import dev.spanprof.analysis.trace.TraceAnalyzer;
 import dev.spanprof.golden.GoldenCases;
 import dev.spanprof.golden.JsonMatch;
 import dev.spanprof.ingest.OtlpTestSpans;
+import dev.spanprof.span.SpanMapping;
+import dev.spanprof.span.SpanRecord;
 import io.micronaut.serde.ObjectMapper;
 import java.nio.charset.StandardCharsets;
 import java.util.List;

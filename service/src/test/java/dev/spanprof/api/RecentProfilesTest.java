@@ -4,16 +4,16 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.spanprof.analysis.pool.ChosenSegment;
-import dev.spanprof.analysis.span.SpanMapping;
-import dev.spanprof.analysis.span.SpanRecord;
-import dev.spanprof.analysis.span.StateClass;
-import dev.spanprof.analysis.span.TraceId;
 import dev.spanprof.analysis.trace.TraceAnalyzer;
 import dev.spanprof.analysis.trace.TraceBuilder;
 import dev.spanprof.analysis.trace.TraceProfile;
 import dev.spanprof.assembly.CompletedTrace;
 import dev.spanprof.assembly.Completion;
 import dev.spanprof.config.QueryConfiguration;
+import dev.spanprof.span.SpanMapping;
+import dev.spanprof.span.SpanRecord;
+import dev.spanprof.span.StateClass;
+import dev.spanprof.span.TraceId;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 

@@ -7,7 +7,7 @@ import static org.assertj.core.api.Assertions.within;
 import com.google.gson.JsonArray;
 import com.google.gson.JsonObject;
 import com.google.gson.JsonParser;
-import dev.spanprof.analysis.span.TraceId;
+import dev.spanprof.span.TraceId;
 import dev.spanprof.testing.CheckoutLoad;
 import dev.spanprof.testing.Ports;
 import dev.spanprof.testing.TestTraffic;

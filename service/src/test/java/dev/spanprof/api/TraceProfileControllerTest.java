@@ -4,11 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.google.gson.JsonObject;
 import com.google.gson.JsonParser;
-import dev.spanprof.analysis.span.TraceId;
 import dev.spanprof.assembly.ManualTimeSource;
 import dev.spanprof.assembly.TraceAssembler;
 import dev.spanprof.golden.GoldenCases;
 import dev.spanprof.golden.JsonMatch;
+import dev.spanprof.span.TraceId;
 import dev.spanprof.testing.Meters;
 import dev.spanprof.testing.Ports;
 import dev.spanprof.testing.RecordingProfiles;

@@ -2,7 +2,7 @@ package dev.spanprof.assembly;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.spanprof.analysis.span.TraceId;
+import dev.spanprof.span.TraceId;
 import dev.spanprof.testing.Meters;
 import dev.spanprof.testing.Otlp;
 import dev.spanprof.testing.RecordingTraceSink;

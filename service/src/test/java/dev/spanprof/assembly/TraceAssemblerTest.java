@@ -4,8 +4,8 @@ import static dev.spanprof.analysis.TestSpans.span;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.spanprof.analysis.span.SpanRecord;
-import dev.spanprof.analysis.span.TraceId;
+import dev.spanprof.span.SpanRecord;
+import dev.spanprof.span.TraceId;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;

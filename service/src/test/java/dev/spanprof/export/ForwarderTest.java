@@ -2,11 +2,11 @@ package dev.spanprof.export;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.spanprof.analysis.span.SpanRecord;
 import dev.spanprof.config.ExportConfiguration;
 import dev.spanprof.config.ExportConfiguration.Mode;
 import dev.spanprof.golden.GoldenCases;
 import dev.spanprof.ingest.OtlpTestSpans;
+import dev.spanprof.span.SpanRecord;
 import dev.spanprof.testing.GrpcOtlpReceiver;
 import dev.spanprof.time.TimeSource;
 import io.grpc.Status;

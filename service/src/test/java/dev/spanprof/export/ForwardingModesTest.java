@@ -2,8 +2,8 @@ package dev.spanprof.export;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.spanprof.analysis.span.TraceId;
-import dev.spanprof.analysis.store.SpanStore;
+import dev.spanprof.span.TraceId;
+import dev.spanprof.span.store.SpanStore;
 import dev.spanprof.testing.GrpcOtlpReceiver;
 import dev.spanprof.testing.Meters;
 import dev.spanprof.testing.Otlp;

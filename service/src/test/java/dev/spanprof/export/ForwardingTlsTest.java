@@ -2,9 +2,9 @@ package dev.spanprof.export;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.spanprof.analysis.span.TraceId;
 import dev.spanprof.assembly.ManualTimeSource;
 import dev.spanprof.assembly.TraceAssembler;
+import dev.spanprof.span.TraceId;
 import dev.spanprof.testing.GrpcOtlpReceiver;
 import dev.spanprof.testing.Otlp;
 import dev.spanprof.testing.Ports;

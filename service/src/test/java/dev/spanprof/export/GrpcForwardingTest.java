@@ -3,7 +3,7 @@ package dev.spanprof.export;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.google.protobuf.ByteString;
-import dev.spanprof.analysis.span.TraceId;
+import dev.spanprof.span.TraceId;
 import dev.spanprof.testing.GrpcOtlpReceiver;
 import dev.spanprof.testing.Otlp;
 import dev.spanprof.testing.Ports;

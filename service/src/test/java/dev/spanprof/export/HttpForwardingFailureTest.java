@@ -2,8 +2,8 @@ package dev.spanprof.export;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.spanprof.analysis.span.TraceId;
 import dev.spanprof.assembly.ManualTimeSource;
+import dev.spanprof.span.TraceId;
 import dev.spanprof.testing.HttpOtlpReceiver;
 import dev.spanprof.testing.HttpOtlpReceiver.Answer;
 import dev.spanprof.testing.Meters;

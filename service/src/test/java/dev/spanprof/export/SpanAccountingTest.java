@@ -3,8 +3,8 @@ package dev.spanprof.export;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.google.protobuf.ByteString;
-import dev.spanprof.analysis.span.TraceId;
 import dev.spanprof.assembly.TraceWorkers;
+import dev.spanprof.span.TraceId;
 import dev.spanprof.testing.Meters;
 import dev.spanprof.testing.Otlp;
 import dev.spanprof.testing.OtlpReceiver.Received;

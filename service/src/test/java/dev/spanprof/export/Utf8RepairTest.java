@@ -5,9 +5,9 @@ import static dev.spanprof.testing.WireBytes.field;
 import static dev.spanprof.testing.WireBytes.fixed64Field;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.spanprof.analysis.span.Attributes;
-import dev.spanprof.analysis.span.SpanResource;
-import dev.spanprof.analysis.span.SpanScope;
+import dev.spanprof.span.Attributes;
+import dev.spanprof.span.SpanResource;
+import dev.spanprof.span.SpanScope;
 import io.opentelemetry.proto.common.v1.InstrumentationScope;
 import io.opentelemetry.proto.resource.v1.Resource;
 import io.opentelemetry.proto.trace.v1.Span;

@@ -2,10 +2,10 @@ package dev.spanprof.ingest;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.spanprof.analysis.span.SpanRecord;
 import dev.spanprof.assembly.AcceptedSpansConsumer;
 import dev.spanprof.ingest.Admission.Verdict;
 import dev.spanprof.otlp.InvalidOtlpException;
+import dev.spanprof.span.SpanRecord;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;

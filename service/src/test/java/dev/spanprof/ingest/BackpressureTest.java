@@ -5,9 +5,9 @@ import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 import com.google.rpc.Code;
 import com.google.rpc.RetryInfo;
-import dev.spanprof.analysis.span.TraceId;
 import dev.spanprof.assembly.TraceAssembler;
 import dev.spanprof.assembly.TraceWorkers;
+import dev.spanprof.span.TraceId;
 import dev.spanprof.testing.Meters;
 import dev.spanprof.testing.Otlp;
 import dev.spanprof.testing.Ports;

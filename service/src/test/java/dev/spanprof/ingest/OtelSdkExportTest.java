@@ -2,12 +2,12 @@ package dev.spanprof.ingest;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.spanprof.analysis.span.SpanRecord;
-import dev.spanprof.analysis.span.TraceId;
 import dev.spanprof.assembly.CompletedTrace;
 import dev.spanprof.assembly.Completion;
 import dev.spanprof.assembly.ManualTimeSource;
 import dev.spanprof.assembly.TraceAssembler;
+import dev.spanprof.span.SpanRecord;
+import dev.spanprof.span.TraceId;
 import dev.spanprof.testing.Meters;
 import dev.spanprof.testing.Ports;
 import dev.spanprof.testing.RecordingTraceSink;
@@ -116,7 +116,7 @@ class OtelSdkExportTest {
     for (CompletedTrace trace : completed) {
       assertThat(trace.completion()).isEqualTo(Completion.TIMEOUT);
       assertThat(trace.fragment()).isFalse();
-      assertThat(trace.spans()).extracting(span -> dev.spanprof.analysis.span.Ids.toHex(span.spanId()))
+      assertThat(trace.spans()).extracting(span -> dev.spanprof.span.Ids.toHex(span.spanId()))
           .containsExactlyInAnyOrderElementsOf(sent.get(trace.traceId()));
       assertThat(trace.spans()).extracting(SpanRecord::serviceName)
           .containsOnly("sdk-" + kind.name().toLowerCase());

@@ -7,10 +7,10 @@ import static dev.spanprof.testing.WireBytes.varintField;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.spanprof.analysis.span.SpanMapping;
-import dev.spanprof.analysis.span.TraceId;
-import dev.spanprof.analysis.store.SpanStore;
 import dev.spanprof.otlp.InvalidOtlpException;
+import dev.spanprof.span.SpanMapping;
+import dev.spanprof.span.TraceId;
+import dev.spanprof.span.store.SpanStore;
 import dev.spanprof.testing.Otlp;
 import org.junit.jupiter.api.Test;
 

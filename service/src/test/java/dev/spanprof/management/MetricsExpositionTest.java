@@ -2,7 +2,7 @@ package dev.spanprof.management;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.spanprof.analysis.span.TraceId;
+import dev.spanprof.span.TraceId;
 import dev.spanprof.testing.Ports;
 import dev.spanprof.testing.TestTraffic;
 import io.micronaut.context.ApplicationContext;

@@ -3,8 +3,8 @@ package dev.spanprof.spool;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.spanprof.analysis.TestSpans;
-import dev.spanprof.analysis.span.SpanRecord;
-import dev.spanprof.analysis.span.SpanResource;
+import dev.spanprof.span.SpanRecord;
+import dev.spanprof.span.SpanResource;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;

@@ -1,7 +1,7 @@
 package dev.spanprof.testing;
 
 import com.google.protobuf.ByteString;
-import dev.spanprof.analysis.span.TraceId;
+import dev.spanprof.span.TraceId;
 import io.opentelemetry.proto.collector.trace.v1.ExportTraceServiceRequest;
 import io.opentelemetry.proto.common.v1.AnyValue;
 import io.opentelemetry.proto.common.v1.KeyValue;

@@ -1,9 +1,9 @@
 package dev.spanprof.testing;
 
-import dev.spanprof.analysis.span.TraceId;
 import dev.spanprof.analysis.trace.TraceProfile;
 import dev.spanprof.assembly.CompletedTrace;
-import dev.spanprof.profile.ProfileConsumer;
+import dev.spanprof.span.TraceId;
+import dev.spanprof.stages.ProfileConsumer;
 import io.micronaut.context.annotation.Requires;
 import io.micronaut.core.annotation.Order;
 import jakarta.inject.Singleton;

@@ -1,8 +1,8 @@
 package dev.spanprof.testing;
 
-import dev.spanprof.analysis.span.TraceId;
 import dev.spanprof.assembly.CompletedTrace;
 import dev.spanprof.assembly.TraceSink;
+import dev.spanprof.span.TraceId;
 import io.micronaut.context.annotation.Replaces;
 import io.micronaut.context.annotation.Requires;
 import jakarta.inject.Singleton;

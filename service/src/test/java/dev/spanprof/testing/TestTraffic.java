@@ -2,10 +2,10 @@ package dev.spanprof.testing;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.spanprof.analysis.span.TraceId;
 import dev.spanprof.assembly.ManualTimeSource;
 import dev.spanprof.assembly.TraceAssembler;
 import dev.spanprof.golden.GoldenCases;
+import dev.spanprof.span.TraceId;
 import io.micronaut.context.ApplicationContext;
 import io.opentelemetry.proto.collector.trace.v1.ExportTraceServiceRequest;
 import java.net.URI;

@@ -3,10 +3,10 @@ package dev.spanprof.wiring;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
-import dev.spanprof.analysis.span.TraceId;
 import dev.spanprof.assembly.CompletedTrace;
 import dev.spanprof.assembly.Completion;
 import dev.spanprof.assembly.TraceAssembler;
+import dev.spanprof.span.TraceId;
 import dev.spanprof.testing.Otlp;
 import dev.spanprof.testing.Ports;
 import dev.spanprof.testing.RecordingTraceSink;

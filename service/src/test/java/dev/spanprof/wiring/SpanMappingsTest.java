@@ -4,12 +4,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.spanprof.analysis.TestSpans;
-import dev.spanprof.analysis.span.Attributes;
-import dev.spanprof.analysis.span.SpanKind;
-import dev.spanprof.analysis.span.SpanMapping;
-import dev.spanprof.analysis.span.SpanRecord;
-import dev.spanprof.analysis.span.StateClass;
 import dev.spanprof.analysis.trace.TraceAnalyzer;
+import dev.spanprof.span.Attributes;
+import dev.spanprof.span.SpanKind;
+import dev.spanprof.span.SpanMapping;
+import dev.spanprof.span.SpanRecord;
+import dev.spanprof.span.StateClass;
 import io.micronaut.context.ApplicationContext;
 import io.micronaut.context.env.Environment;
 import io.micronaut.context.env.PropertySource;

@@ -1,7 +1,7 @@
 package dev.spanprof.analysis.distribution;
 
 import dev.spanprof.analysis.internal.CountsIndex;
-import dev.spanprof.analysis.span.TraceId;
+import dev.spanprof.span.TraceId;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;

@@ -1,6 +1,6 @@
 package dev.spanprof.analysis.pool;
 
-import dev.spanprof.analysis.span.StateClass;
+import dev.spanprof.span.StateClass;
 
 /**
  * Over [fromNanos, toNanos) a resource of {@code pool} ran a span in this state: a resource's

@@ -1,6 +1,6 @@
 package dev.spanprof.analysis.pool;
 
-import dev.spanprof.analysis.span.StateClass;
+import dev.spanprof.span.StateClass;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.TreeMap;

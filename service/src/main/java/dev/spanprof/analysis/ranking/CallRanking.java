@@ -2,12 +2,12 @@ package dev.spanprof.analysis.ranking;
 
 import dev.spanprof.analysis.internal.CountsIndex;
 import dev.spanprof.analysis.internal.StampedSlots;
-import dev.spanprof.analysis.span.Operation;
-import dev.spanprof.analysis.span.SpanRecord;
-import dev.spanprof.analysis.span.SpanStatus;
 import dev.spanprof.analysis.trace.PathTimes;
 import dev.spanprof.analysis.trace.TraceProfile;
 import dev.spanprof.analysis.trace.TraceProfile.SpanProfile;
+import dev.spanprof.span.Operation;
+import dev.spanprof.span.SpanRecord;
+import dev.spanprof.span.SpanStatus;
 import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.ArrayList;

@@ -1,6 +1,6 @@
 package dev.spanprof.analysis.ranking;
 
-import dev.spanprof.analysis.span.Operation;
+import dev.spanprof.span.Operation;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;

@@ -1,6 +1,6 @@
 package dev.spanprof.analysis.tail;
 
-import dev.spanprof.analysis.span.Operation;
+import dev.spanprof.span.Operation;
 import java.util.List;
 
 /**

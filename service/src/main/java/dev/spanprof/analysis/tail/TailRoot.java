@@ -1,6 +1,6 @@
 package dev.spanprof.analysis.tail;
 
-import dev.spanprof.analysis.span.Operation;
+import dev.spanprof.span.Operation;
 
 /**
  * A root operation with traces in the tail window: how many, and the quantiles of their

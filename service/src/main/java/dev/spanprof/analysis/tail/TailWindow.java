@@ -1,8 +1,8 @@
 package dev.spanprof.analysis.tail;
 
-import dev.spanprof.analysis.span.Operation;
 import dev.spanprof.analysis.trace.PathTimes;
 import dev.spanprof.analysis.trace.TraceProfile;
+import dev.spanprof.span.Operation;
 import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.ArrayList;

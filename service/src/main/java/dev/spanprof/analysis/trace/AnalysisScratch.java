@@ -1,8 +1,8 @@
 package dev.spanprof.analysis.trace;
 
 import dev.spanprof.analysis.internal.ScratchArrays;
-import dev.spanprof.analysis.span.Operation;
-import dev.spanprof.analysis.span.StateDefinition;
+import dev.spanprof.span.Operation;
+import dev.spanprof.span.StateDefinition;
 import java.util.ArrayList;
 import java.util.List;
 

@@ -2,7 +2,7 @@ package dev.spanprof.analysis.trace;
 
 import dev.spanprof.analysis.internal.IndexSort;
 import dev.spanprof.analysis.internal.ScratchArrays;
-import dev.spanprof.analysis.span.SpanKind;
+import dev.spanprof.span.SpanKind;
 
 /**
  * Phase 6 of the per-trace analysis, semantics.md §2 "Critical path": every root walked, primary

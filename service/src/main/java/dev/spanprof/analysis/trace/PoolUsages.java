@@ -2,8 +2,8 @@ package dev.spanprof.analysis.trace;
 
 import dev.spanprof.analysis.pool.ChosenSegment;
 import dev.spanprof.analysis.pool.PoolSweep;
-import dev.spanprof.analysis.span.StateDefinition;
 import dev.spanprof.analysis.trace.TraceProfile.PoolUsage;
+import dev.spanprof.span.StateDefinition;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;

@@ -2,16 +2,16 @@ package dev.spanprof.analysis.trace;
 
 import dev.spanprof.analysis.internal.IndexSort;
 import dev.spanprof.analysis.internal.ScratchArrays;
-import dev.spanprof.analysis.span.Operation;
-import dev.spanprof.analysis.span.SpanMapping;
-import dev.spanprof.analysis.span.SpanRecord;
-import dev.spanprof.analysis.span.SpanStatus;
-import dev.spanprof.analysis.span.TraceId;
 import dev.spanprof.analysis.trace.TraceProfile.OperationTime;
 import dev.spanprof.analysis.trace.TraceProfile.ResourceBusy;
 import dev.spanprof.analysis.trace.TraceProfile.ServicePoolStateTime;
 import dev.spanprof.analysis.trace.TraceProfile.SpanProfile;
 import dev.spanprof.analysis.trace.TraceProfile.StateTime;
+import dev.spanprof.span.Operation;
+import dev.spanprof.span.SpanMapping;
+import dev.spanprof.span.SpanRecord;
+import dev.spanprof.span.SpanStatus;
+import dev.spanprof.span.TraceId;
 import java.util.ArrayList;
 import java.util.List;
 

@@ -1,10 +1,10 @@
 package dev.spanprof.analysis.trace;
 
 import dev.spanprof.analysis.pool.ChosenSegment;
-import dev.spanprof.analysis.span.Operation;
-import dev.spanprof.analysis.span.SpanKind;
-import dev.spanprof.analysis.span.SpanStatus;
-import dev.spanprof.analysis.span.TraceId;
+import dev.spanprof.span.Operation;
+import dev.spanprof.span.SpanKind;
+import dev.spanprof.span.SpanStatus;
+import dev.spanprof.span.TraceId;
 import java.util.List;
 import java.util.Map;
 

@@ -2,11 +2,11 @@ package dev.spanprof.analysis.trace;
 
 import dev.spanprof.analysis.internal.IndexSort;
 import dev.spanprof.analysis.internal.ScratchArrays;
-import dev.spanprof.analysis.span.MappedSpan;
-import dev.spanprof.analysis.span.Operation;
-import dev.spanprof.analysis.span.SpanMapping;
-import dev.spanprof.analysis.span.SpanRecord;
-import dev.spanprof.analysis.span.StateDefinition;
+import dev.spanprof.span.MappedSpan;
+import dev.spanprof.span.Operation;
+import dev.spanprof.span.SpanMapping;
+import dev.spanprof.span.SpanRecord;
+import dev.spanprof.span.StateDefinition;
 import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;

@@ -5,8 +5,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.spanprof.analysis.distribution.DistributionRegistry.Kind;
 import dev.spanprof.analysis.distribution.DistributionRegistry.SeriesKey;
-import dev.spanprof.analysis.span.TraceId;
 import dev.spanprof.assembly.ManualTimeSource;
+import dev.spanprof.span.TraceId;
 import java.nio.ByteBuffer;
 import java.time.Duration;
 import java.util.ArrayList;

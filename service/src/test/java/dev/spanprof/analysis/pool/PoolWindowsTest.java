@@ -4,9 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
 import dev.spanprof.analysis.pool.PoolWindows.PoolWindow;
-import dev.spanprof.analysis.span.StateClass;
 import dev.spanprof.analysis.trace.TraceBuilder;
 import dev.spanprof.analysis.trace.TraceProfile.PoolUsage;
+import dev.spanprof.span.StateClass;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;

@@ -5,8 +5,8 @@ import static org.assertj.core.api.Assertions.within;
 
 import dev.spanprof.analysis.ranking.RankingSnapshot.Row;
 import dev.spanprof.analysis.ranking.RankingSnapshot.Sort;
-import dev.spanprof.analysis.span.Operation;
 import dev.spanprof.analysis.trace.TraceBuilder;
+import dev.spanprof.span.Operation;
 import java.time.Duration;
 import java.util.Map;
 import java.util.stream.Collectors;

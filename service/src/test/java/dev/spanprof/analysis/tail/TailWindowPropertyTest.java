@@ -3,10 +3,10 @@ package dev.spanprof.analysis.tail;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
-import dev.spanprof.analysis.span.Operation;
 import dev.spanprof.analysis.trace.TraceBuilder;
 import dev.spanprof.analysis.trace.TraceProfile;
 import dev.spanprof.analysis.trace.TraceProfile.SpanProfile;
+import dev.spanprof.span.Operation;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;

@@ -4,9 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.within;
 
-import dev.spanprof.analysis.span.Operation;
 import dev.spanprof.analysis.trace.TraceBuilder;
 import dev.spanprof.analysis.trace.TraceProfile;
+import dev.spanprof.span.Operation;
 import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.Test;

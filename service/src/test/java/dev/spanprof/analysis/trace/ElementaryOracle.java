@@ -1,10 +1,10 @@
 package dev.spanprof.analysis.trace;
 
-import dev.spanprof.analysis.span.SpanKind;
-import dev.spanprof.analysis.span.SpanMapping;
-import dev.spanprof.analysis.span.SpanRecord;
-import dev.spanprof.analysis.span.StateClass;
-import dev.spanprof.analysis.span.StateDefinition;
+import dev.spanprof.span.SpanKind;
+import dev.spanprof.span.SpanMapping;
+import dev.spanprof.span.SpanRecord;
+import dev.spanprof.span.StateClass;
+import dev.spanprof.span.StateDefinition;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;

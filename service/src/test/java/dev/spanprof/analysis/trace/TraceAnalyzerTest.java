@@ -4,12 +4,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.entry;
 
 import dev.spanprof.analysis.pool.ChosenSegment;
-import dev.spanprof.analysis.span.SpanKind;
-import dev.spanprof.analysis.span.SpanMapping;
 import dev.spanprof.analysis.trace.TraceProfile.OperationTime;
 import dev.spanprof.analysis.trace.TraceProfile.ResourceBusy;
 import dev.spanprof.analysis.trace.TraceProfile.ServicePoolStateTime;
 import dev.spanprof.analysis.trace.TraceProfile.StateTime;
+import dev.spanprof.span.SpanKind;
+import dev.spanprof.span.SpanMapping;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 

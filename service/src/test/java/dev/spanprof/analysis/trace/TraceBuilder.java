@@ -1,13 +1,13 @@
 package dev.spanprof.analysis.trace;
 
-import dev.spanprof.analysis.span.Attributes;
-import dev.spanprof.analysis.span.SpanKind;
-import dev.spanprof.analysis.span.SpanMapping;
-import dev.spanprof.analysis.span.SpanRecord;
-import dev.spanprof.analysis.span.SpanResource;
-import dev.spanprof.analysis.span.SpanScope;
-import dev.spanprof.analysis.span.SpanStatus;
-import dev.spanprof.analysis.span.TraceId;
+import dev.spanprof.span.Attributes;
+import dev.spanprof.span.SpanKind;
+import dev.spanprof.span.SpanMapping;
+import dev.spanprof.span.SpanRecord;
+import dev.spanprof.span.SpanResource;
+import dev.spanprof.span.SpanScope;
+import dev.spanprof.span.SpanStatus;
+import dev.spanprof.span.TraceId;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;

@@ -3,7 +3,7 @@ package dev.spanprof.ingest.grpc;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.google.common.util.concurrent.ListenableFuture;
-import dev.spanprof.analysis.span.TraceId;
+import dev.spanprof.span.TraceId;
 import dev.spanprof.testing.Otlp;
 import dev.spanprof.testing.Ports;
 import io.grpc.ManagedChannel;

@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 import com.github.luben.zstd.ZstdOutputStream;
 import com.google.protobuf.ByteString;
-import dev.spanprof.analysis.span.TraceId;
+import dev.spanprof.span.TraceId;
 import dev.spanprof.testing.Meters;
 import dev.spanprof.testing.Otlp;
 import dev.spanprof.testing.Ports;

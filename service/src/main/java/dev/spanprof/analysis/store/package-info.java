@@ -1,6 +1,0 @@
-/**
- * Where held spans keep their encoded bytes: large reused arrays ({@link
- * dev.spanprof.analysis.store.Slab}s) of a {@link dev.spanprof.analysis.store.SpanStore}, each
- * handed back when the last span placed in it is released.
- */
-package dev.spanprof.analysis.store;

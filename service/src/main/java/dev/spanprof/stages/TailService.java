@@ -1,0 +1,63 @@
+package dev.spanprof.stages;
+
+import dev.spanprof.analysis.tail.TailBreakdown;
+import dev.spanprof.analysis.tail.TailRoot;
+import dev.spanprof.analysis.tail.TailWindow;
+import dev.spanprof.analysis.trace.TraceProfile;
+import dev.spanprof.assembly.CompletedTrace;
+import dev.spanprof.config.RankingConfiguration;
+import dev.spanprof.config.TailConfiguration;
+import dev.spanprof.span.Operation;
+import dev.spanprof.time.TimeSource;
+import jakarta.inject.Singleton;
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+
+/** Feeds every analysed trace into the {@link TailWindow}; queries read it as of now. */
+@Singleton
+public final class TailService implements ProfileConsumer {
+
+  private final TailWindow window;
+  private final TimeSource time;
+
+  TailService(TailConfiguration configuration, RankingConfiguration ranking, TimeSource time) {
+    Duration length =
+        configuration.getWindow() == null ? ranking.getWindow() : configuration.getWindow();
+    try {
+      this.window = new TailWindow(length, configuration.getMaxRoots(),
+          configuration.getMaxOperations());
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException(
+          "invalid " + TailConfiguration.PREFIX + " configuration: " + e.getMessage(), e);
+    }
+    this.time = time;
+  }
+
+  @Override
+  public void accept(CompletedTrace trace, TraceProfile profile, long nowNanos) {
+    // A late fragment is no trace of its own (semantics.md §2): its root is no trace's root.
+    if (!trace.fragment()) {
+      window.add(profile, nowNanos);
+    }
+  }
+
+  public List<TailRoot> roots() {
+    return window.roots(time.nanoTime());
+  }
+
+  /** Empty when the root has no trace in the window; quantile in (0, 1). */
+  public Optional<TailBreakdown> breakdown(Operation root, double quantile) {
+    return window.breakdown(root, quantile, time.nanoTime());
+  }
+
+  /** Traces left out because their root was beyond {@code spanprof.tail.max-roots}. */
+  public long overflowTraces() {
+    return window.overflowTraces();
+  }
+
+  /** Operations and states of traces summed under _overflow ({@code max-operations}). */
+  public long overflowRows() {
+    return window.overflowRows();
+  }
+}
