@@ -1,8 +1,6 @@
 package dev.spanprof.api;
 
-import com.google.protobuf.ByteString;
 import dev.spanprof.analysis.distribution.DistributionRegistry.Kind;
-import dev.spanprof.analysis.pool.PoolWindows.PoolWindow;
 import dev.spanprof.analysis.ranking.RankingSnapshot;
 import dev.spanprof.config.HistogramConfiguration;
 import dev.spanprof.span.Operation;
@@ -19,36 +17,21 @@ import dev.spanprof.v1.GetPoolsRequest;
 import dev.spanprof.v1.GetRankingRequest;
 import dev.spanprof.v1.GetTailRequest;
 import dev.spanprof.v1.GetTraceProfileRequest;
-import dev.spanprof.v1.LaneSegment;
 import dev.spanprof.v1.ListTracesRequest;
-import dev.spanprof.v1.Neighbour;
-import dev.spanprof.v1.OperationTime;
-import dev.spanprof.v1.PathSegment;
-import dev.spanprof.v1.PathTime;
-import dev.spanprof.v1.PoolProfile;
-import dev.spanprof.v1.Pools;
 import dev.spanprof.v1.ProfileServiceGrpc;
-import dev.spanprof.v1.Quantile;
-import dev.spanprof.v1.RankedOperation;
 import dev.spanprof.v1.Ranking;
-import dev.spanprof.v1.ResourceBusy;
-import dev.spanprof.v1.SpanProfile;
-import dev.spanprof.v1.StateTime;
 import dev.spanprof.v1.Tail;
-import dev.spanprof.v1.TailBreakdown;
-import dev.spanprof.v1.TailRoot;
-import dev.spanprof.v1.TailRow;
 import dev.spanprof.v1.TraceList;
 import io.grpc.Status;
 import io.grpc.stub.StreamObserver;
 import jakarta.inject.Singleton;
 import java.util.List;
-import java.util.Map;
-import org.HdrHistogram.AbstractHistogram;
 
 /**
  * {@code spanprof.v1.ProfileService} on the gRPC port: the JSON query API's answers as protobuf.
- * Each answer is built from the same view the JSON endpoint serves, so the two cannot disagree.
+ * Each method checks its request, asks the same service the JSON endpoint asks and answers with
+ * that endpoint's view in {@link ProtoViews}' shape. proto3 has no absent scalars, so an empty
+ * string or a zero means "not given" and takes the JSON endpoint's default.
  */
 @Singleton
 final class ProfileGrpcService extends ProfileServiceGrpc.ProfileServiceImplBase {
@@ -79,15 +62,13 @@ final class ProfileGrpcService extends ProfileServiceGrpc.ProfileServiceImplBase
     try {
       traceId = TraceId.fromBytes(request.getTraceId().toByteArray());
     } catch (IllegalArgumentException e) {
-      responses.onError(Status.INVALID_ARGUMENT.withDescription(e.getMessage()).asRuntimeException());
+      invalid(responses, e.getMessage());
       return;
     }
-    profiles.find(traceId).map(recent -> TraceProfileView.of(recent.profile(), recent.summary()))
-        .ifPresentOrElse(view -> {
-      responses.onNext(traceProfile(view));
-      responses.onCompleted();
-    }, () -> responses.onError(Status.NOT_FOUND
-        .withDescription("no recently analysed trace " + traceId.toHex()).asRuntimeException()));
+    profiles.find(traceId).ifPresentOrElse(
+        recent -> answer(responses, ProtoViews.traceProfile(
+            TraceProfileView.of(recent.profile(), recent.summary()))),
+        () -> notFound(responses, "no recently analysed trace " + traceId.toHex()));
   }
 
   @Override
@@ -105,18 +86,12 @@ final class ProfileGrpcService extends ProfileServiceGrpc.ProfileServiceImplBase
           orNull(request.getOrder()),
           request.getLimit() == 0 ? TraceQuery.DEFAULT_LIMIT : request.getLimit());
     } catch (IllegalArgumentException e) {
-      responses.onError(Status.INVALID_ARGUMENT.withDescription(e.getMessage()).asRuntimeException());
+      invalid(responses, e.getMessage());
       return;
     }
     TraceList.Builder answer = TraceList.newBuilder();
-    profiles.search(query).forEach(summary -> answer.addTraces(traceSummary(summary)));
-    responses.onNext(answer.build());
-    responses.onCompleted();
-  }
-
-  /** proto3 strings are never absent: empty means not given. */
-  private static String orNull(String value) {
-    return value.isEmpty() ? null : value;
+    profiles.search(query).forEach(summary -> answer.addTraces(ProtoViews.traceSummary(summary)));
+    answer(responses, answer.build());
   }
 
   @Override
@@ -125,58 +100,25 @@ final class ProfileGrpcService extends ProfileServiceGrpc.ProfileServiceImplBase
     String operation = orNull(request.getOperation());
     if (service == null && operation == null) {
       Tail.Builder answer = Tail.newBuilder();
-      tail.roots().forEach(root -> answer.addRoots(TailRoot.newBuilder()
-          .setService(root.root().service())
-          .setOperation(root.root().name())
-          .setTraces(root.traces())
-          .setP50Ns(root.p50Ns())
-          .setP90Ns(root.p90Ns())
-          .setP99Ns(root.p99Ns())));
-      responses.onNext(answer.build());
-      responses.onCompleted();
+      tail.roots().forEach(root -> answer.addRoots(ProtoViews.tailRoot(root)));
+      answer(responses, answer.build());
       return;
     }
     double quantile =
         request.getQuantile() == 0 ? TailController.DEFAULT_QUANTILE : request.getQuantile();
-    if (service == null || operation == null || !(quantile > 0 && quantile < 1)) {
-      responses.onError(Status.INVALID_ARGUMENT.withDescription(service == null || operation == null
-              ? "service and operation (of a root) are both required"
-              : "quantile must be in (0, 1), got " + quantile)
-          .asRuntimeException());
+    if (service == null || operation == null) {
+      invalid(responses, "service and operation (of a root) are both required");
       return;
     }
-    tail.breakdown(new Operation(service, operation), quantile).ifPresentOrElse(breakdown -> {
-      TailBreakdown.Builder proto = TailBreakdown.newBuilder()
-          .setService(service)
-          .setOperation(operation)
-          .setQuantile(breakdown.quantile())
-          .setThetaNs(breakdown.thetaNs())
-          .setSlowTraces(breakdown.slowTraces())
-          .setAllTraces(breakdown.allTraces())
-          .setMeanSlowNs(breakdown.meanSlowNs())
-          .setMeanAllNs(breakdown.meanAllNs());
-      breakdown.operations().forEach(row ->
-          proto.addOperations(tailRow(row.key().service(), row.key().name(), row)));
-      breakdown.states().forEach(row -> proto.addStates(tailRow("", row.key(), row)));
-      responses.onNext(Tail.newBuilder().setBreakdown(proto).build());
-      responses.onCompleted();
-    }, () -> responses.onError(Status.NOT_FOUND
-        .withDescription("no trace rooted at " + service + " / " + operation
-            + " in the tail window")
-        .asRuntimeException()));
-  }
-
-  private static TailRow tailRow(String service, String name,
-      dev.spanprof.analysis.tail.TailBreakdown.Row<?> row) {
-    return TailRow.newBuilder()
-        .setService(service)
-        .setName(name)
-        .setMeanSlowNs(row.meanSlowNs())
-        .setMeanAllNs(row.meanAllNs())
-        .setExcessNs(row.excessNs())
-        .setShareSlow(row.shareSlow())
-        .setShareAll(row.shareAll())
-        .build();
+    if (!(quantile > 0 && quantile < 1)) {
+      invalid(responses, "quantile must be in (0, 1), got " + quantile);
+      return;
+    }
+    tail.breakdown(new Operation(service, operation), quantile).ifPresentOrElse(
+        breakdown -> answer(responses, Tail.newBuilder()
+            .setBreakdown(ProtoViews.tailBreakdown(breakdown, service, operation)).build()),
+        () -> notFound(responses,
+            "no trace rooted at " + service + " / " + operation + " in the tail window"));
   }
 
   @Override
@@ -188,58 +130,31 @@ final class ProfileGrpcService extends ProfileServiceGrpc.ProfileServiceImplBase
       case UNRECOGNIZED -> null;
     };
     if (sort == null) {
-      responses.onError(Status.INVALID_ARGUMENT.withDescription("sort must be "
-              + "RANKING_SORT_INVOLVEMENT, _CRITICAL_PATH or _SELF_TIME, got " + request.getSortValue())
-          .asRuntimeException());
+      invalid(responses, "sort must be RANKING_SORT_INVOLVEMENT, _CRITICAL_PATH or _SELF_TIME, "
+          + "got " + request.getSortValue());
       return;
     }
     if (request.getTop() < 0) {
-      responses.onError(Status.INVALID_ARGUMENT
-          .withDescription("top must not be negative, got " + request.getTop()).asRuntimeException());
+      invalid(responses, "top must not be negative, got " + request.getTop());
       return;
     }
     if (request.getService().isEmpty() != request.getOperation().isEmpty()) {
-      responses.onError(Status.INVALID_ARGUMENT.withDescription("service and operation name a "
-          + "root operation together: give both or neither").asRuntimeException());
+      invalid(responses,
+          "service and operation name a root operation together: give both or neither");
       return;
     }
     int top = request.getTop() == 0 ? DEFAULT_TOP : request.getTop();
     RankingSnapshot snapshot = request.getService().isEmpty() ? ranking.latest()
         : ranking.forRoot(new Operation(request.getService(), request.getOperation()));
     Ranking.Builder answer = Ranking.newBuilder();
-    for (RankingSnapshot.Row row : snapshot.top(top, sort)) {
-      RankingView.RankingRow view = RankingView.RankingRow.of(row);
-      answer.addOperations(RankedOperation.newBuilder()
-          .setService(view.service())
-          .setName(view.name())
-          .setRank(view.rank())
-          .setInvolvement(view.involvement())
-          .setCount(view.count())
-          .setErrorCount(view.errorCount())
-          .setDurationMeanNs(view.durationMeanNs())
-          .setDurationMinNs(view.durationMinNs())
-          .setDurationMaxNs(view.durationMaxNs())
-          .setDurationStddevNs(view.durationStddevNs())
-          .setDurationP50Ns(view.durationP50Ns())
-          .setDurationP99Ns(view.durationP99Ns())
-          .setSelfTimeMeanNs(view.selfTimeMeanNs())
-          .setSelfTimeMinNs(view.selfTimeMinNs())
-          .setSelfTimeMaxNs(view.selfTimeMaxNs())
-          .setSelfTimeStddevNs(view.selfTimeStddevNs())
-          .setSelfTimeTotalNs(view.selfTimeTotalNs())
-          .setCriticalPathNs(view.criticalPathNs())
-          .setCriticalPathShare(view.criticalPathShare())
-          .addAllFlags(view.flags()));
-    }
-    responses.onNext(answer.build());
-    responses.onCompleted();
+    snapshot.top(top, sort).forEach(row -> answer.addOperations(ProtoViews.rankedOperation(row)));
+    answer(responses, answer.build());
   }
 
   @Override
   public void getEdges(GetEdgesRequest request, StreamObserver<Edges> responses) {
     if (request.getService().isEmpty() || request.getOperation().isEmpty()) {
-      responses.onError(Status.INVALID_ARGUMENT
-          .withDescription("service and operation are both required").asRuntimeException());
+      invalid(responses, "service and operation are both required");
       return;
     }
     Operation target = new Operation(request.getService(), request.getOperation());
@@ -247,36 +162,22 @@ final class ProfileGrpcService extends ProfileServiceGrpc.ProfileServiceImplBase
     Edges.Builder answer = Edges.newBuilder()
         .setService(request.getService())
         .setOperation(request.getOperation());
-    snapshot.callers(target).forEach(edge ->
-        answer.addCallers(neighbour(RankingView.Neighbour.of(edge.caller(), edge))));
-    snapshot.callees(target).forEach(edge ->
-        answer.addCallees(neighbour(RankingView.Neighbour.of(edge.callee(), edge))));
-    responses.onNext(answer.build());
-    responses.onCompleted();
+    snapshot.callers(target).forEach(edge -> answer.addCallers(
+        ProtoViews.neighbour(RankingView.Neighbour.of(edge.caller(), edge))));
+    snapshot.callees(target).forEach(edge -> answer.addCallees(
+        ProtoViews.neighbour(RankingView.Neighbour.of(edge.callee(), edge))));
+    answer(responses, answer.build());
   }
 
   @Override
-  public void getPools(GetPoolsRequest request, StreamObserver<Pools> responses) {
-    Pools.Builder answer = Pools.newBuilder();
-    for (Map.Entry<String, List<PoolWindow>> pool : pools.recent().entrySet()) {
-      if (!request.getPool().isEmpty() && !request.getPool().equals(pool.getKey())) {
-        continue;
+  public void getPools(GetPoolsRequest request, StreamObserver<dev.spanprof.v1.Pools> responses) {
+    dev.spanprof.v1.Pools.Builder answer = dev.spanprof.v1.Pools.newBuilder();
+    pools.recent().forEach((pool, windows) -> {
+      if (request.getPool().isEmpty() || request.getPool().equals(pool)) {
+        answer.addPools(ProtoViews.poolWindows(pool, windows));
       }
-      dev.spanprof.v1.PoolWindows.Builder windows =
-          dev.spanprof.v1.PoolWindows.newBuilder().setPool(pool.getKey());
-      for (PoolWindow window : pool.getValue()) {
-        windows.addWindows(dev.spanprof.v1.PoolWindow.newBuilder()
-            .setStartTimeUnixNano(window.startNanos())
-            .setEndTimeUnixNano(window.endNanos())
-            .setCapacity(window.figures().capacity())
-            .setAvailableNs(window.figures().availableNs())
-            .putAllUtilization(window.figures().utilization())
-            .putAllAttributionNs(window.figures().attributionNs()));
-      }
-      answer.addPools(windows);
-    }
-    responses.onNext(answer.build());
-    responses.onCompleted();
+    });
+    answer(responses, answer.build());
   }
 
   @Override
@@ -289,155 +190,47 @@ final class ProfileGrpcService extends ProfileServiceGrpc.ProfileServiceImplBase
       case UNRECOGNIZED -> null;
     };
     if (kind == null) {
-      responses.onError(Status.INVALID_ARGUMENT.withDescription("kind must be "
-              + "DISTRIBUTION_KIND_DURATION, _SELF_TIME or _CRITICAL_PATH, got "
-              + request.getKindValue())
-          .asRuntimeException());
+      invalid(responses, "kind must be DISTRIBUTION_KIND_DURATION, _SELF_TIME or "
+          + "_CRITICAL_PATH, got " + request.getKindValue());
       return;
     }
     if (request.getService().isEmpty() || request.getOperation().isEmpty()) {
-      responses.onError(Status.INVALID_ARGUMENT
-          .withDescription("service and operation are both required").asRuntimeException());
+      invalid(responses, "service and operation are both required");
       return;
     }
-    distributions.merged(kind, request.getService(), request.getOperation())
-        .ifPresentOrElse(merged -> {
+    distributions.merged(kind, request.getService(), request.getOperation()).ifPresentOrElse(
+        merged -> {
           Distribution.Builder answer = Distribution.newBuilder()
               .setService(request.getService())
               .setOperation(request.getOperation())
               .setKind(request.getKind())
-              .setCumulative(view(merged.cumulative()))
-              .setWindow(view(merged.window()));
+              .setCumulative(ProtoViews.distribution(merged.cumulative(), quantiles))
+              .setWindow(ProtoViews.distribution(merged.window(), quantiles));
           if (merged.cumulativeCorrected() != null) {
-            answer.setCumulativeCorrected(view(merged.cumulativeCorrected()))
-                .setWindowCorrected(view(merged.windowCorrected()));
+            answer.setCumulativeCorrected(
+                    ProtoViews.distribution(merged.cumulativeCorrected(), quantiles))
+                .setWindowCorrected(ProtoViews.distribution(merged.windowCorrected(), quantiles));
           }
-          responses.onNext(answer.build());
-          responses.onCompleted();
-        }, () -> responses.onError(Status.NOT_FOUND
-            .withDescription("no distribution for " + request.getService() + " / "
-                + request.getOperation())
-            .asRuntimeException()));
+          answer(responses, answer.build());
+        },
+        () -> notFound(responses,
+            "no distribution for " + request.getService() + " / " + request.getOperation()));
   }
 
-  private dev.spanprof.v1.DistributionView view(AbstractHistogram histogram) {
-    DistributionView view = DistributionView.of(histogram, quantiles);
-    dev.spanprof.v1.DistributionView.Builder proto = dev.spanprof.v1.DistributionView.newBuilder()
-        .setCount(view.count())
-        .setMinNs(view.minNs())
-        .setMaxNs(view.maxNs())
-        .setMeanNs(view.meanNs())
-        .setStddevNs(view.stddevNs())
-        .setEncodedHistogram(ByteString.copyFrom(DistributionView.encode(histogram)));
-    view.quantilesNs().forEach((quantile, value) -> proto.addQuantiles(
-        Quantile.newBuilder().setQuantile(Double.parseDouble(quantile)).setValueNs(value)));
-    view.percentiles().forEach(percentile -> proto.addPercentiles(Quantile.newBuilder()
-        .setQuantile(percentile.percentile() / 100).setValueNs(percentile.valueNs())));
-    return proto.build();
+  private static String orNull(String value) {
+    return value.isEmpty() ? null : value;
   }
 
-  private static dev.spanprof.v1.TraceProfile traceProfile(TraceProfileView view) {
-    dev.spanprof.v1.TraceProfile.Builder profile = dev.spanprof.v1.TraceProfile.newBuilder()
-        .setTraceId(view.traceId())
-        .setSpanCount(view.spanCount())
-        .setSpanTimeNs(view.spanTimeNs())
-        .setTtxNs(view.ttxNs())
-        .setTtcNs(view.ttcNs())
-        .setResourceTimeNs(view.resourceTimeNs())
-        .setParallelism(view.parallelism())
-        .setCriticalPathNs(view.criticalPathNs());
-    view.states().forEach(state -> profile.addStates(StateTime.newBuilder()
-        .setState(state.state())
-        .setResourceNs(state.resourceNs())
-        .setInclusiveNs(state.inclusiveNs())
-        .setExclusiveNs(state.exclusiveNs())));
-    view.resources().forEach(resource -> profile.addResources(ResourceBusy.newBuilder()
-        .setResource(resource.resource())
-        .setBusyNs(resource.busyNs())));
-    view.operations().forEach(operation -> profile.addOperations(OperationTime.newBuilder()
-        .setService(operation.service())
-        .setName(operation.name())
-        .setResourceTimeNs(operation.resourceTimeNs())));
-    view.spans().forEach(span -> profile.addSpans(SpanProfile.newBuilder()
-        .setSpanId(span.spanId())
-        .setResource(span.resource())
-        .setState(span.state())
-        .setSelfTimeNs(span.selfTimeNs())
-        .setCriticalPathNs(span.criticalPathNs())
-        .setName(span.name())
-        .setService(span.service())
-        .setKind(span.kind().name())
-        .setParentSpanId(span.parentSpanId() == null ? "" : span.parentSpanId())
-        .setStartNanos(span.startNanos())
-        .setEndNanos(span.endNanos())
-        .setOnCriticalPath(span.onCriticalPath())
-        .setOrphan(span.orphan())
-        .setStatus(span.status().name())
-        .setStatusMessage(span.statusMessage())));
-    view.pools().forEach(pool -> profile.addPools(PoolProfile.newBuilder()
-        .setPool(pool.pool())
-        .setCapacity(pool.capacity())
-        .setAvailableNs(pool.availableNs())
-        .putAllUtilization(pool.utilization())
-        .putAllAttributionNs(pool.attributionNs())));
-    profile.setStartNanos(view.startNanos());
-    view.lanes().forEach(lane -> profile.addLanes(LaneSegment.newBuilder()
-        .setResource(lane.resource())
-        .setStartNanos(lane.startNanos())
-        .setEndNanos(lane.endNanos())
-        .setState(lane.state())
-        .setSpanId(lane.spanId())));
-    view.criticalPathSegments().forEach(segment -> profile.addCriticalPathSegments(
-        PathSegment.newBuilder()
-            .setSpanId(segment.spanId())
-            .setStartNanos(segment.startNanos())
-            .setEndNanos(segment.endNanos())));
-    view.criticalPathByOperation().forEach(time -> profile.addCriticalPathByOperation(
-        PathTime.newBuilder()
-            .setService(time.service())
-            .setName(time.name())
-            .setCriticalPathNs(time.criticalPathNs())));
-    profile.setErrorCount(view.errorCount()).setOrphanCount(view.orphanCount())
-        .addAllFragments(fragments(view.fragments()));
-    if (view.summary() != null) {
-      profile.setSummary(traceSummary(view.summary()));
-    }
-    return profile.build();
+  private static <T> void answer(StreamObserver<T> responses, T message) {
+    responses.onNext(message);
+    responses.onCompleted();
   }
 
-  private static dev.spanprof.v1.TraceSummary traceSummary(TraceSummary summary) {
-    return dev.spanprof.v1.TraceSummary.newBuilder()
-        .setTraceId(summary.traceId())
-        .setRootService(summary.rootService())
-        .setRootOperation(summary.rootOperation())
-        .setStartNanos(summary.startNanos())
-        .setTtcNs(summary.ttcNs())
-        .setTtxNs(summary.ttxNs())
-        .setResourceTimeNs(summary.resourceTimeNs())
-        .setParallelism(summary.parallelism())
-        .setCriticalPathNs(summary.criticalPathNs())
-        .setSpanCount(summary.spanCount())
-        .setCompletion(summary.completion())
-        .setComplete(summary.complete())
-        .setErrorCount(summary.errorCount())
-        .setOrphanCount(summary.orphanCount())
-        .addAllFragments(fragments(summary.fragments()))
-        .build();
+  private static void invalid(StreamObserver<?> responses, String message) {
+    responses.onError(Status.INVALID_ARGUMENT.withDescription(message).asRuntimeException());
   }
 
-  private static List<dev.spanprof.v1.Fragment> fragments(List<TraceSummary.Fragment> fragments) {
-    return fragments.stream().map(fragment -> dev.spanprof.v1.Fragment.newBuilder()
-        .setSpanCount(fragment.spanCount()).setCompletion(fragment.completion()).build())
-        .toList();
-  }
-
-  private static Neighbour neighbour(RankingView.Neighbour view) {
-    return Neighbour.newBuilder()
-        .setService(view.service())
-        .setName(view.name())
-        .setCount(view.count())
-        .setCalleeDurationMeanNs(view.calleeDurationMeanNs())
-        .setCalleeDurationMaxNs(view.calleeDurationMaxNs())
-        .build();
+  private static void notFound(StreamObserver<?> responses, String message) {
+    responses.onError(Status.NOT_FOUND.withDescription(message).asRuntimeException());
   }
 }
