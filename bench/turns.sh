@@ -2,7 +2,7 @@
 # Two builds of one benchmark in two JVMs that take turns on one core, a slice at a time
 # (dev.spanprof.bench.TurnTakingRun says why), then new/base per turn.
 #
-# usage: bench/turns.sh BASE_JAR NEW_JAR BENCHMARK_CLASS [name=value ...]
+# usage: bench/turns.sh BASE_JAR NEW_JAR BENCHMARK_CLASS [name=value ...] [benchmark=METHOD]
 #   e.g. bench/turns.sh /tmp/base/bench/target/benchmarks.jar bench/target/benchmarks.jar \
 #          dev.spanprof.bench.PipelineBenchmark distinctTraces=16
 # SLICE_MS (200) and SLICES (300) per side; the first third is warm-up. CPU (1): the core both

@@ -32,8 +32,8 @@ import org.openjdk.jmh.annotations.TearDown;
  * advance lands in.
  *
  * <p>Usage: {@code run A|B TO_PIPE FROM_PIPE SLICE_MS SLICES OUT_FILE CLASS [name=value ...]}
- * runs one side (A takes the first turn) of the class's one {@link Benchmark} method, which
- * must take no arguments and have trial set-ups only, writing each slice's nanoseconds per
+ * runs one side (A takes the first turn) of the class's one {@link Benchmark} method, or the
+ * one {@code benchmark=NAME} names, which must take no arguments and have trial set-ups only, writing each slice's nanoseconds per
  * operation to OUT_FILE; {@code compare BASE_FILE NEW_FILE WARMUP_SLICES} prints the comparison.
  */
 public final class TurnTakingRun {
@@ -109,7 +109,8 @@ public final class TurnTakingRun {
 
     /**
      * An instance of {@code type} with its {@link Param} fields set (each to its first listed
-     * value unless {@code settings} has {@code name=value}), set up.
+     * value unless {@code settings} has {@code name=value}), set up; its benchmark method the
+     * one {@code benchmark=NAME} names, or its only one.
      */
     static Subject of(Class<?> type, List<String> settings) throws Exception {
       Object instance = type.getConstructor().newInstance();
@@ -125,6 +126,8 @@ public final class TurnTakingRun {
           field.set(instance, convert(value, field.getType()));
         }
       }
+      String chosen = settings.stream().filter(setting -> setting.startsWith("benchmark="))
+          .map(setting -> setting.substring("benchmark=".length())).findFirst().orElse(null);
       Method benchmark = null;
       for (Method method : type.getMethods()) {
         Setup setup = method.getAnnotation(Setup.class);
@@ -137,16 +140,18 @@ public final class TurnTakingRun {
           }
           method.invoke(instance);
         }
-        if (method.isAnnotationPresent(Benchmark.class)) {
+        if (method.isAnnotationPresent(Benchmark.class)
+            && (chosen == null || chosen.equals(method.getName()))) {
           if (benchmark != null || method.getParameterCount() != 0) {
-            throw new IllegalArgumentException(
-                type.getName() + " needs exactly one benchmark method, without arguments");
+            throw new IllegalArgumentException(type.getName() + " needs exactly one benchmark "
+                + "method without arguments, or benchmark=NAME to choose one");
           }
           benchmark = method;
         }
       }
       if (benchmark == null) {
-        throw new IllegalArgumentException(type.getName() + " has no benchmark method");
+        throw new IllegalArgumentException(type.getName() + " has no benchmark method"
+            + (chosen == null ? "" : " " + chosen));
       }
       OperationsPerInvocation operations = benchmark.getAnnotation(OperationsPerInvocation.class);
       return new Subject(instance, benchmark, operations == null ? 1 : operations.value());

@@ -8,6 +8,7 @@ import dev.spanprof.bench.TurnTakingRun.Comparison;
 import dev.spanprof.bench.TurnTakingRun.Subject;
 import dev.spanprof.bench.TurnTakingRun.Turns;
 import java.io.InputStream;
+import java.io.OutputStream;
 import java.io.PipedInputStream;
 import java.io.PipedOutputStream;
 import java.nio.file.Files;
@@ -60,6 +61,42 @@ class TurnTakingRunTest {
     assertThat(first.step).isEqualTo(3);
     assertThat(second.step).isEqualTo(5);
     assertThat(first.setUps).isEqualTo(1);
+  }
+
+  /** Two benchmark methods, as JMH classes often have: a turn runs the one it is told to. */
+  @State(Scope.Thread)
+  public static class TwoMethods {
+    public int firstCalls;
+    public int secondCalls;
+
+    @Benchmark
+    public void first() {
+      firstCalls++;
+    }
+
+    @Benchmark
+    @OperationsPerInvocation(2)
+    public void second() {
+      secondCalls++;
+    }
+  }
+
+  @Test
+  void subject_ofSeveralMethods_runsTheOneNamed() throws Exception {
+    Subject second = Subject.of(TwoMethods.class, List.of("benchmark=second"));
+
+    second.takeTurns(InputStream.nullInputStream(), OutputStream.nullOutputStream(), true,
+        TimeUnit.MILLISECONDS.toNanos(1), 1);
+
+    TwoMethods instance = (TwoMethods) second.instance();
+    assertThat(instance.secondCalls).isPositive();
+    assertThat(instance.firstCalls).isZero();
+    assertThatThrownBy(() -> Subject.of(TwoMethods.class, List.of()))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("benchmark=NAME");
+    assertThatThrownBy(() -> Subject.of(TwoMethods.class, List.of("benchmark=third")))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("no benchmark method third");
   }
 
   /** A benchmark that sets up before every call, which taking turns cannot do. */
