@@ -42,7 +42,7 @@ public class EnrichmentBenchmark {
   @Setup
   public void setUp() {
     List<SpanRecord> spans = BenchSpans.map(new Workload(20, 20).request(1_700_000_000_000_000_000L));
-    trace = new CompletedTrace(spans.get(0).traceId(), spans, Completion.TIMEOUT, false);
+    trace = new CompletedTrace(spans.get(0).traceId(), spans, Completion.TIMEOUT, false, 0);
     profile = new TraceAnalyzer(SpanMapping.defaults()).analyze(trace.traceId(), spans);
     enricher = new SpanEnricher(span -> 50.0,
         SpanStore.ofSize(IngestConfiguration.DEFAULT_SPAN_STORE_SIZE));

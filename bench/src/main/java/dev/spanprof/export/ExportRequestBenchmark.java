@@ -51,7 +51,7 @@ public class ExportRequestBenchmark {
     TraceAnalyzer analyzer = new TraceAnalyzer(SpanMapping.defaults());
     for (int from = 0; from < SPANS; from += 20) {
       List<SpanRecord> trace = spans.subList(from, from + 20);
-      CompletedTrace completed = new CompletedTrace(trace.get(0).traceId(), trace, Completion.TIMEOUT, false);
+      CompletedTrace completed = new CompletedTrace(trace.get(0).traceId(), trace, Completion.TIMEOUT, false, 0);
       entries.addAll(enricher.enrich(completed, analyzer.analyze(completed.traceId(), trace)));
     }
   }

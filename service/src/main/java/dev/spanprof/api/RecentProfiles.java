@@ -71,7 +71,7 @@ public final class RecentProfiles implements ProfileConsumer {
   }
 
   @Override
-  public void accept(CompletedTrace trace, TraceProfile profile, long nowNanos) {
+  public void accept(CompletedTrace trace, TraceProfile profile, long arrivalNanos) {
     TraceProfile withoutSegments = profile.withoutSegments();
     int root = profile.primaryRoot();
     Recent entry = new Recent(withoutSegments, trace.completion().label(),

@@ -16,9 +16,11 @@ import java.util.Objects;
  * @param fragment true when this is not the first part of its trace that was completed: its
  *     spans arrived after an earlier part had been handed on (late spans, or spans beyond the
  *     per-trace limit)
+ * @param arrivalEpochNanos when its last span was received, on the wall clock in nanoseconds
+ *     since the epoch: the slice of every window it is counted in (semantics.md §7)
  */
-public record CompletedTrace(
-    TraceId traceId, List<SpanRecord> spans, Completion completion, boolean fragment) {
+public record CompletedTrace(TraceId traceId, List<SpanRecord> spans, Completion completion,
+    boolean fragment, long arrivalEpochNanos) {
 
   public CompletedTrace {
     Objects.requireNonNull(traceId, "traceId");

@@ -96,6 +96,7 @@ public final class TraceAssembler {
       }
     }
     long now = time.nanoTime();
+    long arrivalEpochNanos = time.epochNanos();
     int late = 0;
     // Spans of one trace mostly come one after the other: each run of them is appended under
     // one lock and one lookup of its trace.
@@ -106,7 +107,8 @@ public final class TraceAssembler {
           && spans.get(to).traceIdHigh() == first.traceIdHigh()) {
         to++;
       }
-      late += shardOf(first.traceIdHigh(), first.traceIdLow()).append(spans, from, to, now);
+      late += shardOf(first.traceIdHigh(), first.traceIdLow())
+          .append(spans, from, to, now, arrivalEpochNanos);
     }
     if (late > 0) {
       listener.onLateSpans(late);
@@ -241,6 +243,8 @@ public final class TraceAssembler {
     final boolean late;
     final ArrayList<SpanRecord> spans = new ArrayList<>(4);
     long lastArrivalNanos;
+    /** The latest wall-clock arrival of its spans: a step back of the wall clock leaves it. */
+    long lastArrivalEpochNanos = Long.MIN_VALUE;
 
     PendingTrace(TraceId id, long arrivalNanos, boolean fragment, boolean late) {
       this.id = id;
@@ -281,7 +285,8 @@ public final class TraceAssembler {
      * Buffers {@code spans[from, to)}, spans of one trace; returns how many are late (their
      * trace had been completed before).
      */
-    synchronized int append(List<SpanRecord> spans, int from, int to, long now) {
+    synchronized int append(List<SpanRecord> spans, int from, int to, long now,
+        long arrivalEpochNanos) {
       int late = 0;
       PendingTrace trace = null;
       for (int i = from; i < to; i++) {
@@ -291,6 +296,7 @@ public final class TraceAssembler {
         }
         trace.spans.add(spans.get(i));
         trace.lastArrivalNanos = now;
+        trace.lastArrivalEpochNanos = Math.max(trace.lastArrivalEpochNanos, arrivalEpochNanos);
         late += trace.late ? 1 : 0;
         if (trace.spans.size() == policy.maxSpansPerTrace()) {
           if (!complete(trace, Completion.SPAN_LIMIT)) {
@@ -407,7 +413,8 @@ public final class TraceAssembler {
 
     /** Offers {@code trace} to the hand-off; once taken, its spans are no longer buffered. */
     private boolean handOn(PendingTrace trace, Completion reason) {
-      CompletedTrace completed = new CompletedTrace(trace.id, trace.spans, reason, trace.fragment);
+      CompletedTrace completed = new CompletedTrace(trace.id, trace.spans, reason, trace.fragment,
+          trace.lastArrivalEpochNanos);
       if (!handoff.offer(completed)) {
         return false;
       }

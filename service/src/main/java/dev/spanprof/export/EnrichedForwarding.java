@@ -27,7 +27,7 @@ public final class EnrichedForwarding implements ProfileConsumer {
   }
 
   @Override
-  public void accept(CompletedTrace trace, TraceProfile profile, long nowNanos) {
+  public void accept(CompletedTrace trace, TraceProfile profile, long arrivalNanos) {
     if (forwarder.forwards(Mode.ENRICHED)) {
       forwarder.enqueue(enricher.enrich(trace, profile));
     }

@@ -62,7 +62,7 @@ public final class AnalysisMeters implements ProfileConsumer {
   }
 
   @Override
-  public void accept(CompletedTrace trace, TraceProfile profile, long nowNanos) {
+  public void accept(CompletedTrace trace, TraceProfile profile, long arrivalNanos) {
     traceSpans.record(trace.spanCount());
     // Summed per operation first: one lookup and one increment of three counters per operation
     // of the trace, not per span.

@@ -4,7 +4,6 @@ import dev.spanprof.analysis.trace.TraceAnalyzer;
 import dev.spanprof.analysis.trace.TraceProfile;
 import dev.spanprof.assembly.CompletedTrace;
 import dev.spanprof.assembly.TraceSink;
-import dev.spanprof.time.TimeSource;
 
 /**
  * The trace sink of the service: analyse, then hand the profile to what comes after the analysis,
@@ -14,18 +13,16 @@ public final class AnalysisStage implements TraceSink {
 
   private final TraceAnalyzer analyzer;
   private final ProfileConsumer consumer;
-  private final TimeSource time;
 
-  public AnalysisStage(TraceAnalyzer analyzer, ProfileConsumer consumer, TimeSource time) {
+  public AnalysisStage(TraceAnalyzer analyzer, ProfileConsumer consumer) {
     this.analyzer = analyzer;
     this.consumer = consumer;
-    this.time = time;
   }
 
   @Override
   public void accept(CompletedTrace trace) {
     TraceProfile profile = analyzer.analyze(trace.traceId(), trace.spans());
-    consumer.accept(trace, profile, time.nanoTime());
+    consumer.accept(trace, profile, trace.arrivalEpochNanos());
   }
 
   @Override

@@ -14,9 +14,9 @@ final class CompositeProfileConsumer implements ProfileConsumer {
   }
 
   @Override
-  public void accept(CompletedTrace trace, TraceProfile profile, long nowNanos) {
+  public void accept(CompletedTrace trace, TraceProfile profile, long arrivalNanos) {
     for (ProfileConsumer consumer : consumers) {
-      consumer.accept(trace, profile, nowNanos);
+      consumer.accept(trace, profile, arrivalNanos);
     }
   }
 

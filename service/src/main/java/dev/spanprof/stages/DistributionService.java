@@ -16,7 +16,6 @@ import dev.spanprof.time.TimeSource;
 import jakarta.annotation.PreDestroy;
 import jakarta.inject.Singleton;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
@@ -67,13 +66,6 @@ public final class DistributionService implements ProfileConsumer {
       new ConcurrentHashMap<>();
   private final int significantDigits;
   private final Periodic advancer;
-  /**
-   * The wall clock's epoch nanoseconds minus {@link #time}'s reading, taken at start and at each
-   * window advance: an exemplar's timestamp is its trace's time on {@link #time} plus this, so a
-   * trace costs no wall-clock read. Both clocks are slewed alike; a step of the wall clock shows
-   * from the next advance.
-   */
-  private volatile long epochOffsetNanos;
 
   DistributionService(HistogramConfiguration histograms, MetricsConfiguration metrics,
       TimeSource time) {
@@ -93,19 +85,12 @@ public final class DistributionService implements ProfileConsumer {
     this.operationLabels = concat(OPERATION_LABELS, dimensionLabels);
     histograms.getExpectedInterval().forEach((operation, interval) ->
         expectedIntervalNanos.put(operation, interval.toNanos()));
-    syncEpochOffset();
-    this.advancer = Periodic.start("spanprof-distributions",
-        histograms.getWindow().dividedBy(HistogramConfiguration.WINDOW_SLICES), () -> {
-          registry.advance(time.nanoTime());
+    // Slices end at multiples of their length in epoch time, as on every replica (§7).
+    this.advancer = Periodic.startAligned("spanprof-distributions",
+        histograms.getWindow().dividedBy(HistogramConfiguration.WINDOW_SLICES), time, () -> {
+          registry.advance(time.epochNanos());
           forgetRetiredSeries();
-          syncEpochOffset();
         });
-  }
-
-  private void syncEpochOffset() {
-    Instant wall = time.now();
-    // Wraps when the monotonic reading is far from 0; adding a reading wraps back.
-    epochOffsetNanos = wall.getEpochSecond() * 1_000_000_000L + wall.getNano() - time.nanoTime();
   }
 
   private static long[] bucketNanos(HistogramConfiguration histograms) {
@@ -113,24 +98,24 @@ public final class DistributionService implements ProfileConsumer {
   }
 
   @Override
-  public void accept(CompletedTrace trace, TraceProfile profile, long nowNanos) {
-    long epochMillis = (nowNanos + epochOffsetNanos) / 1_000_000;
+  public void accept(CompletedTrace trace, TraceProfile profile, long arrivalNanos) {
+    long epochMillis = Math.floorDiv(arrivalNanos, 1_000_000);
     List<SpanRecord> spans = trace.spans();
     for (int i = 0; i < spans.size(); i++) {
       SpanRecord span = spans.get(i);
       SpanProfile result = profile.spans().get(i);
-      SpanSeries series = spanSeries(span, nowNanos);
+      SpanSeries series = spanSeries(span, arrivalNanos);
       Distribution.recordEach(series.duration(), span.durationNanos(), series.selfTime(),
           result.selfTimeNs(), series.criticalPath(), result.criticalPathNs(), trace.traceId(),
-          span.spanId(), nowNanos, epochMillis);
+          span.spanId(), arrivalNanos, epochMillis);
     }
     // Per span above; per trace only for whole traces, as a late fragment is none (§2).
     if (profile.primaryRoot() >= 0 && !trace.fragment()) {
       SpanRecord root = spans.get(profile.primaryRoot());
-      registry.series(operationKey(Kind.TRACE_TTX, root, List.of()), 0, nowNanos)
-          .record(profile.ttxNs(), trace.traceId(), root.spanId(), nowNanos, epochMillis);
-      registry.series(operationKey(Kind.TRACE_TTC, root, List.of()), 0, nowNanos)
-          .record(profile.ttcNs(), trace.traceId(), root.spanId(), nowNanos, epochMillis);
+      registry.series(operationKey(Kind.TRACE_TTX, root, List.of()), 0, arrivalNanos)
+          .record(profile.ttxNs(), trace.traceId(), root.spanId(), arrivalNanos, epochMillis);
+      registry.series(operationKey(Kind.TRACE_TTC, root, List.of()), 0, arrivalNanos)
+          .record(profile.ttcNs(), trace.traceId(), root.spanId(), arrivalNanos, epochMillis);
     }
   }
 

@@ -49,7 +49,7 @@ public final class PoolService implements ProfileConsumer {
   }
 
   @Override
-  public void accept(CompletedTrace trace, TraceProfile profile, long nowNanos) {
+  public void accept(CompletedTrace trace, TraceProfile profile, long arrivalNanos) {
     windows.add(profile.segments());
   }
 

@@ -2,7 +2,6 @@ package dev.spanprof.stages;
 
 import dev.spanprof.analysis.trace.TraceProfile;
 import dev.spanprof.assembly.CompletedTrace;
-import dev.spanprof.time.TimeSource;
 import java.util.List;
 
 /**
@@ -13,12 +12,11 @@ import java.util.List;
 public interface ProfileConsumer {
 
   /**
-   * @param nowNanos when the stage took the trace, on the service's {@link
-   *     dev.spanprof.time.TimeSource}: one reading per trace for every consumer, since a
-   *     clock read costs about 27 ns under KVM and waits for the memory reads before it
-   *     ({@code PipelineBenchmark})
+   * @param arrivalNanos the trace's arrival ({@link CompletedTrace#arrivalEpochNanos}, epoch
+   *     nanoseconds): the slice of every window it is counted in (semantics.md §7), the same on
+   *     every replica, and the time its exemplars carry
    */
-  void accept(CompletedTrace trace, TraceProfile profile, long nowNanos);
+  void accept(CompletedTrace trace, TraceProfile profile, long arrivalNanos);
 
   /**
    * Whether this consumer can take a trace of {@code traceSpans} now, besides the

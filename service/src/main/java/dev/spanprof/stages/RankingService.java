@@ -14,7 +14,8 @@ import java.util.List;
 /**
  * Feeds every analysed trace into the {@link CallRanking} and recomputes the ranking every
  * {@code spanprof.ranking.refresh} on a thread of its own, so neither ingest nor the analysis
- * workers ever wait for the power iteration. Queries read the latest ranking.
+ * workers ever wait for the power iteration. Queries read the latest ranking. Its window is cut
+ * in epoch time and each trace counted in the slice of its arrival (semantics.md §7).
  */
 @Singleton
 public final class RankingService implements ProfileConsumer {
@@ -40,11 +41,11 @@ public final class RankingService implements ProfileConsumer {
   }
 
   @Override
-  public void accept(CompletedTrace trace, TraceProfile profile, long nowNanos) {
+  public void accept(CompletedTrace trace, TraceProfile profile, long arrivalNanos) {
     if (trace.fragment()) {
-      ranking.addLateFragment(trace.spans(), profile, nowNanos);
+      ranking.addLateFragment(trace.spans(), profile, arrivalNanos);
     } else {
-      ranking.add(trace.spans(), profile, nowNanos);
+      ranking.add(trace.spans(), profile, arrivalNanos);
     }
   }
 
@@ -58,12 +59,12 @@ public final class RankingService implements ProfileConsumer {
    * rarely, and the power iteration over one root's operations is small.
    */
   public RankingSnapshot forRoot(Operation root) {
-    return ranking.snapshot(time.nanoTime(), root);
+    return ranking.snapshot(time.epochNanos(), root);
   }
 
   /** Recomputes now; the schedule does this every refresh interval. */
   public RankingSnapshot refresh() {
-    RankingSnapshot snapshot = ranking.snapshot(time.nanoTime());
+    RankingSnapshot snapshot = ranking.snapshot(time.epochNanos());
     latest = snapshot;
     long overflow = ranking.overflowSpans();
     for (RankingListener listener : listeners) {

@@ -14,7 +14,10 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 
-/** Feeds every analysed trace into the {@link TailWindow}; queries read it as of now. */
+/**
+ * Feeds every analysed trace into the {@link TailWindow}, in the slice of its arrival, cut in epoch
+ * time (semantics.md §7); queries read it as of now.
+ */
 @Singleton
 public final class TailService implements ProfileConsumer {
 
@@ -35,20 +38,20 @@ public final class TailService implements ProfileConsumer {
   }
 
   @Override
-  public void accept(CompletedTrace trace, TraceProfile profile, long nowNanos) {
+  public void accept(CompletedTrace trace, TraceProfile profile, long arrivalNanos) {
     // A late fragment is no trace of its own (semantics.md §2): its root is no trace's root.
     if (!trace.fragment()) {
-      window.add(profile, nowNanos);
+      window.add(profile, arrivalNanos);
     }
   }
 
   public List<TailRoot> roots() {
-    return window.roots(time.nanoTime());
+    return window.roots(time.epochNanos());
   }
 
   /** Empty when the root has no trace in the window; quantile in (0, 1). */
   public Optional<TailBreakdown> breakdown(Operation root, double quantile) {
-    return window.breakdown(root, quantile, time.nanoTime());
+    return window.breakdown(root, quantile, time.epochNanos());
   }
 
   /** Traces left out because their root was beyond {@code spanprof.tail.max-roots}. */

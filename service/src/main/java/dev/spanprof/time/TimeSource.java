@@ -18,6 +18,15 @@ public interface TimeSource {
   Instant now();
 
   /**
+   * The wall clock in nanoseconds since the epoch: what the windows across traces are cut by
+   * (semantics.md §7), so that a slice is the same interval on every replica.
+   */
+  default long epochNanos() {
+    Instant now = now();
+    return now.getEpochSecond() * 1_000_000_000L + now.getNano();
+  }
+
+  /**
    * Waits {@code duration}, or less once {@code wakeUp} is true: it is asked when the waiting
    * thread is unparked ({@link java.util.concurrent.locks.LockSupport#unpark}), so that a retry
    * waiting out its backoff goes at once when another sender found the next hop back.

@@ -11,7 +11,6 @@ import dev.spanprof.stages.PoolService;
 import dev.spanprof.stages.ProfileConsumer;
 import dev.spanprof.stages.RankingService;
 import dev.spanprof.stages.TailService;
-import dev.spanprof.time.TimeSource;
 import io.micronaut.context.annotation.Factory;
 import jakarta.inject.Singleton;
 import java.util.ArrayList;
@@ -40,13 +39,13 @@ final class AnalysisPipeline {
    * Any other consumer (a test's) comes after them.
    */
   @Singleton
-  TraceSink analysisStage(TraceAnalyzer analyzer, TimeSource time, AnalysisMeters meters,
+  TraceSink analysisStage(TraceAnalyzer analyzer, AnalysisMeters meters,
       DistributionService distributions, RankingService ranking, TailService tail,
       PoolService pools, RecentProfiles recent, EnrichedForwarding forwarding,
       List<ProfileConsumer> every) {
     List<ProfileConsumer> stages = new ArrayList<>(List.of(meters, distributions, ranking, tail,
         pools, recent, forwarding));
     every.stream().filter(consumer -> !stages.contains(consumer)).forEach(stages::add);
-    return new AnalysisStage(analyzer, ProfileConsumer.composite(stages), time);
+    return new AnalysisStage(analyzer, ProfileConsumer.composite(stages));
   }
 }

@@ -94,7 +94,7 @@ class RecentProfilesTest {
     analyse(recent, checkout, "checkout", 40, Completion.TIMEOUT);
     analyse(recent, new TraceId(0, 2), "GET /b", 10, Completion.TIMEOUT);
     List<SpanRecord> late = new TraceBuilder().span("consume", "producer", "t3", 500, 600).spans();
-    recent.accept(new CompletedTrace(checkout, late, Completion.TIMEOUT, true),
+    recent.accept(new CompletedTrace(checkout, late, Completion.TIMEOUT, true, 0),
         new TraceAnalyzer(SpanMapping.defaults()).analyze(checkout, late), 0);
 
     List<TraceSummary> rows = recent.search(query(null, null, null, null));
@@ -114,7 +114,7 @@ class RecentProfilesTest {
         .failed("bank", "pay", "t1", 10, 50)
         .span("audit", "missing-parent", "t2", 20, 30)
         .spans();
-    recent.accept(new CompletedTrace(failed, spans, Completion.TIMEOUT, false),
+    recent.accept(new CompletedTrace(failed, spans, Completion.TIMEOUT, false, 0),
         new TraceAnalyzer(SpanMapping.defaults()).analyze(failed, spans), 0);
     analyse(recent, new TraceId(0, 2), "GET /b", 10, Completion.TIMEOUT);
 
@@ -232,7 +232,7 @@ class RecentProfilesTest {
         .span("child", operation, "t2", 100, 100 + ttcNs / 2)
         .spans();
     TraceProfile profile = new TraceAnalyzer(SpanMapping.defaults()).analyze(id, spans);
-    recent.accept(new CompletedTrace(id, spans, completion, false), profile, 0);
+    recent.accept(new CompletedTrace(id, spans, completion, false, 0), profile, 0);
   }
 
   private static RecentProfiles recentProfiles(int capacity) {
@@ -244,7 +244,7 @@ class RecentProfilesTest {
   /** Hands {@code recent} an analysis of {@code id} with {@code spanCount} spans. */
   private static void keep(RecentProfiles recent, TraceId id, int spanCount) {
     recent.accept(
-        new CompletedTrace(id, List.of(), Completion.TIMEOUT, false), profile(id, spanCount), 0);
+        new CompletedTrace(id, List.of(), Completion.TIMEOUT, false, 0), profile(id, spanCount), 0);
   }
 
   private static TraceProfile profile(TraceId id, int spanCount) {

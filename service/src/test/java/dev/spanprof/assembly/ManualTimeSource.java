@@ -16,14 +16,19 @@ import java.util.function.BooleanSupplier;
  * Time that moves only when a test says so. The monotonic clock moves by {@link #advance}, and
  * by every wait, which moves it on at once and is kept, so that a 30 s outage takes no real time
  * and its backoff can be checked; {@link #holdSleeps} makes the waits last until released (or
- * woken, as a retry is when another sender's request goes through). The wall clock is the
- * system's until a test sets it.
+ * woken, as a retry is when another sender's request goes through). The wall clock moves with it,
+ * from the system's clock or from the time a test sets, so that windows cut in epoch time age as
+ * the test moves time on.
  */
 public final class ManualTimeSource implements TimeSource {
 
-  private final AtomicLong nanos = new AtomicLong(1_000_000_000L);
+  private static final long START_NANOS = 1_000_000_000L;
+
+  private final AtomicLong nanos = new AtomicLong(START_NANOS);
   /** Null until a test sets it: then the system's. */
   private volatile Instant wall;
+  /** The monotonic reading when the wall clock was set (or at the start). */
+  private volatile long wallSetAtNanos = START_NANOS;
   private final List<Duration> sleeps = new ArrayList<>();
   private final Set<Thread> sleepers = ConcurrentHashMap.newKeySet();
   private volatile boolean held;
@@ -40,10 +45,11 @@ public final class ManualTimeSource implements TimeSource {
   @Override
   public Instant now() {
     Instant set = wall;
-    return set != null ? set : Instant.now();
+    return (set != null ? set : Instant.now()).plusNanos(nanos.get() - wallSetAtNanos);
   }
 
-  public void setWallClock(Instant instant) {
+  public synchronized void setWallClock(Instant instant) {
+    wallSetAtNanos = nanos.get();
     wall = instant;
   }
 

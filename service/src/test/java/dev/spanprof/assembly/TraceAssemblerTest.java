@@ -7,6 +7,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.spanprof.span.SpanRecord;
 import dev.spanprof.span.TraceId;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ExecutorService;
@@ -52,6 +53,26 @@ class TraceAssemblerTest {
     assertThat(handoff.traces).hasSize(2);
     assertThat(handoff.traces.get(1).spans()).extracting(SpanRecord::spanId).containsExactly(1L, 2L);
     assertThat(assembler.bufferedSpans()).isZero();
+  }
+
+  /** semantics.md §7: a trace belongs to the slice of its arrival, its last span's receipt. */
+  @Test
+  void completedTrace_carriesTheWallClockArrivalOfItsLastSpan() {
+    TraceAssembler assembler = assembler(100, 100);
+    Instant first = Instant.parse("2026-12-06T10:00:00Z");
+    time.setWallClock(first);
+    assembler.offer(List.of(span(1, 1)));
+    time.advance(Duration.ofSeconds(3));
+    assembler.offer(List.of(span(1, 2)));
+    // The wall clock stepped back (NTP): the trace keeps the latest arrival it saw.
+    time.setWallClock(first.plusSeconds(1));
+    assembler.offer(List.of(span(1, 3)));
+    time.advance(TIMEOUT);
+
+    assembler.sweep();
+
+    assertThat(handoff.traces).singleElement().extracting(CompletedTrace::arrivalEpochNanos)
+        .isEqualTo((first.getEpochSecond() + 3) * 1_000_000_000L);
   }
 
   @Test

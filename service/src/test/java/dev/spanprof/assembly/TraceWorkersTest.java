@@ -178,6 +178,6 @@ class TraceWorkersTest {
     for (int i = 1; i <= spans; i++) {
       records.add(span(traceLow, i));
     }
-    return new CompletedTrace(new TraceId(0, traceLow), records, Completion.TIMEOUT, false);
+    return new CompletedTrace(new TraceId(0, traceLow), records, Completion.TIMEOUT, false, 0);
   }
 }

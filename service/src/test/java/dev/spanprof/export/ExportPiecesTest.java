@@ -214,7 +214,7 @@ class ExportPiecesTest {
     SpanEnricher withoutRoom = new SpanEnricher(span -> 42.0, SpanStore.ofSize(0));
     List<ExportEntry> inArrays = withoutRoom.enrich(
         new CompletedTrace(stored.spans().get(0).traceId(), stored.spans(), Completion.TIMEOUT,
-            false), stored.profile());
+            false, 0), stored.profile());
     for (int i = 0; i < entries.size(); i++) {
       assertThat(inArrays.get(i).appendedSlab()).isNull();
       assertThat(enriched(inArrays.get(i))).as("span %d", i).isEqualTo(enriched(entries.get(i)));
@@ -235,7 +235,7 @@ class ExportPiecesTest {
     List<SpanRecord> spans = OtlpTestSpans.fromJson(GoldenCases.otlpJson(golden));
     TraceProfile profile = new TraceAnalyzer(SpanMapping.defaults()).analyze(spans.get(0).traceId(), spans);
     List<ExportEntry> entries = enricher.enrich(
-        new CompletedTrace(spans.get(0).traceId(), spans, completion, false), profile);
+        new CompletedTrace(spans.get(0).traceId(), spans, completion, false, 0), profile);
     return new Enriched(spans, profile, entries);
   }
 

@@ -42,7 +42,7 @@ class AnalysisMetersTest {
     for (List<SpanRecord> spans : traces) {
       TraceId id = spans.get(0).traceId();
       TraceProfile profile = analyzer.analyze(id, spans);
-      meters.accept(new CompletedTrace(id, spans, Completion.TIMEOUT, false), profile, 0);
+      meters.accept(new CompletedTrace(id, spans, Completion.TIMEOUT, false, 0), profile, 0);
       for (int i = 0; i < spans.size(); i++) {
         SpanProfile result = profile.spans().get(i);
         Operation operation = profile.distinctOperations().get(result.operation());

@@ -21,7 +21,7 @@ class CompositeProfileConsumerTest {
     TraceProfile profile = trace.analyze();
 
     composite.accept(new CompletedTrace(TraceBuilder.TRACE, trace.spans(), Completion.TIMEOUT,
-        false), profile, 42);
+        false, 0), profile, 42);
 
     assertThat(calls).containsExactly("first@42", "second@42");
   }

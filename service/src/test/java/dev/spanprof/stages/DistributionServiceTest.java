@@ -35,7 +35,7 @@ class DistributionServiceTest {
   private static final List<SpanRecord> FANOUT =
       OtlpTestSpans.fromJson(GoldenCases.otlpJson("fanout-self-time"));
   private static final CompletedTrace FANOUT_TRACE =
-      new CompletedTrace(FANOUT.get(0).traceId(), FANOUT, Completion.TIMEOUT, false);
+      new CompletedTrace(FANOUT.get(0).traceId(), FANOUT, Completion.TIMEOUT, false, 0);
   private static final TraceProfile FANOUT_PROFILE =
       new TraceAnalyzer(SpanMapping.defaults()).analyze(FANOUT_TRACE.traceId(), FANOUT);
 
@@ -80,12 +80,12 @@ class DistributionServiceTest {
     SeriesKey dbDuration = new SeriesKey(Kind.DURATION,
         List.of("service_name", "span_name", "span_kind", "status_code"),
         List.of("gateway", "db", "SPAN_KIND_CLIENT", "STATUS_CODE_UNSET"));
-    service.accept(FANOUT_TRACE, FANOUT_PROFILE, time.nanoTime());
+    service.accept(FANOUT_TRACE, FANOUT_PROFILE, time.epochNanos());
     time.advance(Duration.ofMinutes(2));
-    service.registry().advance(time.nanoTime());
+    service.registry().advance(time.epochNanos());
     assertThat(service.registry().get(dbDuration)).isNull();
 
-    service.accept(FANOUT_TRACE, FANOUT_PROFILE, time.nanoTime());
+    service.accept(FANOUT_TRACE, FANOUT_PROFILE, time.epochNanos());
 
     assertThat(service.registry().get(dbDuration)).isNotNull();
     assertThat(service.registry().get(dbDuration).snapshot().cumulative().getTotalCount()).isEqualTo(1);
@@ -95,20 +95,17 @@ class DistributionServiceTest {
     assertThat(service.durationPercentile(db, db.durationNanos())).isEqualTo(100);
   }
 
-  /**
-   * An exemplar is stamped with its trace's time on the service's clock, placed on the wall
-   * clock by the offset between them taken at start: a trace reads neither clock.
-   */
+  /** An exemplar is stamped with its trace's arrival on the wall clock: a trace reads no clock. */
   @Test
-  void exemplars_areStampedWithTheTracesTimeOnTheWallClock() {
+  void exemplars_areStampedWithTheTracesArrival() {
     ManualTimeSource time = new ManualTimeSource();
-    time.advance(Duration.ofSeconds(7));
     Instant wall = Instant.parse("2026-11-26T01:00:00.250Z");
     time.setWallClock(wall);
     service = new DistributionService(new HistogramConfiguration(), new MetricsConfiguration(),
         time);
 
-    service.accept(FANOUT_TRACE, FANOUT_PROFILE, time.nanoTime() + Duration.ofMillis(1_500).toNanos());
+    service.accept(FANOUT_TRACE, FANOUT_PROFILE,
+        time.epochNanos() + Duration.ofMillis(1_500).toNanos());
 
     List<Distribution.Exemplar> exemplars = service.registry().all().values().stream()
         .flatMap(series -> series.snapshot().exemplars().stream())
@@ -133,15 +130,15 @@ class DistributionServiceTest {
     CompletedTrace rootedAtP = trace(span(2, 1, 0, "p"), span(2, 2, 1, "r"));
     SeriesKey rTtx = new SeriesKey(Kind.TRACE_TTX, List.of("service_name", "span_name"),
         List.of(TestSpans.RESOURCE.serviceName(), "r"));
-    service.accept(rootedAtR, analyzer.analyze(rootedAtR.traceId(), rootedAtR.spans()), time.nanoTime());
+    service.accept(rootedAtR, analyzer.analyze(rootedAtR.traceId(), rootedAtR.spans()), time.epochNanos());
     Distribution first = service.registry().get(rTtx);
     time.advance(Duration.ofMinutes(2));
-    service.accept(rootedAtP, analyzer.analyze(rootedAtP.traceId(), rootedAtP.spans()), time.nanoTime());
-    service.registry().advance(time.nanoTime());
+    service.accept(rootedAtP, analyzer.analyze(rootedAtP.traceId(), rootedAtP.spans()), time.epochNanos());
+    service.registry().advance(time.epochNanos());
     assertThat(service.registry().get(rTtx)).isNull();
     assertThat(durations(service, "r", "SPAN_KIND_INTERNAL", "STATUS_CODE_UNSET")).isEqualTo(2);
 
-    service.accept(rootedAtR, analyzer.analyze(rootedAtR.traceId(), rootedAtR.spans()), time.nanoTime());
+    service.accept(rootedAtR, analyzer.analyze(rootedAtR.traceId(), rootedAtR.spans()), time.epochNanos());
 
     Distribution renewed = service.registry().get(rTtx);
     assertThat(renewed).isNotNull().isNotSameAs(first);
@@ -162,7 +159,7 @@ class DistributionServiceTest {
   }
 
   private static CompletedTrace trace(SpanRecord... spans) {
-    return new CompletedTrace(spans[0].traceId(), List.of(spans), Completion.TIMEOUT, false);
+    return new CompletedTrace(spans[0].traceId(), List.of(spans), Completion.TIMEOUT, false, 0);
   }
 
   /**
@@ -187,7 +184,7 @@ class DistributionServiceTest {
     for (int round = 0; round < 3; round++) {
       for (SpanRecord span : spans) {
         CompletedTrace trace = new CompletedTrace(span.traceId(), List.of(span), Completion.TIMEOUT,
-            false);
+            false, 0);
         service.accept(trace, analyzer.analyze(trace.traceId(), trace.spans()), 0);
       }
     }
@@ -243,7 +240,7 @@ class DistributionServiceTest {
           .setResource(TestSpans.RESOURCE).setScope(TestSpans.SCOPE).build());
     }
     CompletedTrace trace = new CompletedTrace(spans.get(0).traceId(), spans, Completion.TIMEOUT,
-        false);
+        false, 0);
     TraceProfile profile = new TraceAnalyzer(SpanMapping.defaults()).analyze(trace.traceId(), spans);
     service = new DistributionService(new HistogramConfiguration(), new MetricsConfiguration(),
         new ManualTimeSource());

@@ -9,7 +9,6 @@ import dev.spanprof.span.Operation;
 import dev.spanprof.span.SpanRecord;
 import dev.spanprof.span.SpanStatus;
 import java.time.Duration;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
@@ -18,6 +17,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 
 /**
  * The call ranking of semantics.md §4 over a sliding window of analysed traces.
@@ -41,8 +41,11 @@ import java.util.Set;
  * over all, each of its rows over the same traces. Roots are operations, admitted under the same
  * limit.
  *
- * <p><b>Window.</b> Traces are added to the bucket of the time they were analysed; the window is
- * {@value #BUCKETS} buckets, so data ages out a tenth of a window at a time.
+ * <p><b>Window.</b> A trace is added to the bucket of its arrival, buckets cut at multiples of their
+ * length from the clock's zero, so that on the epoch clock a bucket is the same interval on every
+ * replica (semantics.md §7); the window is {@value #BUCKETS} buckets, so data ages out a tenth of
+ * a window at a time. Traces complete out of arrival order, so a trace may go to a bucket before
+ * the newest; one whose bucket has left the window is counted in none.
  *
  * <p><b>Power iteration.</b> Call and return counts are equal, so the chain without smoothing is
  * a reversible walk: within each connected group of operations π is proportional to the
@@ -74,7 +77,8 @@ public final class CallRanking {
   private final long bucketNanos;
   private final double epsilon;
   private final int maxOperations;
-  private final ArrayDeque<Bucket> buckets = new ArrayDeque<>();
+  /** By their id, the multiple of the bucket length they start at. */
+  private final TreeMap<Long, Bucket> buckets = new TreeMap<>();
   private final Set<Operation> liveOperations = new HashSet<>();
   private long overflowSpans;
   /** {@link #add}'s table of the current trace's edges by (caller, callee) position. */
@@ -96,9 +100,12 @@ public final class CallRanking {
     this.maxOperations = maxOperations;
   }
 
-  /** Adds an analysed trace at time {@code nowNanos} (of the same clock as {@link #snapshot}). */
-  public synchronized void add(List<SpanRecord> spans, TraceProfile profile, long nowNanos) {
-    add(spans, profile, false, nowNanos);
+  /**
+   * Adds an analysed trace that arrived at {@code arrivalNanos} (of the same clock as {@link
+   * #snapshot}).
+   */
+  public synchronized void add(List<SpanRecord> spans, TraceProfile profile, long arrivalNanos) {
+    add(spans, profile, false, arrivalNanos);
   }
 
   /**
@@ -106,13 +113,16 @@ public final class CallRanking {
    * does, but no trace of its own.
    */
   public synchronized void addLateFragment(List<SpanRecord> spans, TraceProfile profile,
-      long nowNanos) {
-    add(spans, profile, true, nowNanos);
+      long arrivalNanos) {
+    add(spans, profile, true, arrivalNanos);
   }
 
   private void add(List<SpanRecord> spans, TraceProfile profile, boolean lateFragment,
-      long nowNanos) {
-    Bucket bucket = current(nowNanos);
+      long arrivalNanos) {
+    Bucket bucket = bucketOf(arrivalNanos);
+    if (bucket == null) {
+      return;
+    }
     // Each of the trace's operations admitted and looked up once, in order of first appearance
     // (the order spans would admit them in).
     List<Operation> distinct = profile.distinctOperations();
@@ -195,7 +205,7 @@ public final class CallRanking {
     long durationNanos = 0;
     synchronized (this) {
       expire(nowNanos);
-      for (Bucket bucket : buckets) {
+      for (Bucket bucket : buckets.values()) {
         for (Map.Entry<Operation, RootStats> entry : bucket.roots.entrySet()) {
           if (root == null || root.equals(entry.getKey())) {
             entry.getValue().mergeInto(operations, edges);
@@ -352,28 +362,30 @@ public final class CallRanking {
     return operation;
   }
 
-  private Bucket current(long nowNanos) {
-    expire(nowNanos);
-    long id = Math.floorDiv(nowNanos, bucketNanos);
-    Bucket last = buckets.peekLast();
-    if (last == null || last.id < id) {
-      last = new Bucket(id);
-      buckets.addLast(last);
+  /** The bucket of {@code arrivalNanos}, made when new; null when it has left the window. */
+  private Bucket bucketOf(long arrivalNanos) {
+    expire(arrivalNanos);
+    long id = Math.floorDiv(arrivalNanos, bucketNanos);
+    if (!buckets.isEmpty() && id <= buckets.lastKey() - BUCKETS) {
+      return null;
     }
-    return last;
+    return buckets.computeIfAbsent(id, unused -> new Bucket());
   }
 
-  /** Drops buckets that left the window; the operation limit then counts only what is left. */
+  /**
+   * Drops buckets that left the window ending at {@code nowNanos}; the operation limit then
+   * counts only what is left.
+   */
   private void expire(long nowNanos) {
     long oldestLive = Math.floorDiv(nowNanos, bucketNanos) - BUCKETS + 1;
     boolean dropped = false;
-    while (!buckets.isEmpty() && buckets.peekFirst().id < oldestLive) {
-      buckets.removeFirst();
+    while (!buckets.isEmpty() && buckets.firstKey() < oldestLive) {
+      buckets.pollFirstEntry();
       dropped = true;
     }
     if (dropped) {
       liveOperations.clear();
-      for (Bucket bucket : buckets) {
+      for (Bucket bucket : buckets.values()) {
         bucket.roots.forEach((root, stats) -> {
           liveOperations.add(root);
           liveOperations.addAll(stats.operations.keySet());
@@ -386,15 +398,10 @@ public final class CallRanking {
   private record Edge(Operation caller, Operation callee) {}
 
   private static final class Bucket {
-    final long id;
     /** By the operation of the traces' primary roots. */
     final Map<Operation, RootStats> roots = new HashMap<>();
     /** Late fragments: their spans, under no root. */
     final RootStats fragments = new RootStats();
-
-    Bucket(long id) {
-      this.id = id;
-    }
 
     RootStats root(Operation operation) {
       return roots.computeIfAbsent(operation, unused -> new RootStats());

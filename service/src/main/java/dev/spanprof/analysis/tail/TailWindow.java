@@ -4,7 +4,6 @@ import dev.spanprof.analysis.trace.PathTimes;
 import dev.spanprof.analysis.trace.TraceProfile;
 import dev.spanprof.span.Operation;
 import java.time.Duration;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
@@ -21,8 +20,9 @@ import java.util.TreeMap;
  * q then picks its bucket, θ its lower bound, and the slow set S is every bucket from there up:
  * all figures are sums over buckets, exact but for θ.
  *
- * <p><b>Window.</b> As the ranking's: a trace goes into the slice of the time it was analysed,
- * and the window is {@value #SLICES} slices, so data ages out a tenth of a window at a time.
+ * <p><b>Window.</b> As the ranking's: a trace goes into the slice of its arrival, slices cut at
+ * multiples of their length (on the epoch clock the same on every replica, semantics.md §7), and
+ * the window is {@value #SLICES} slices, so data ages out a tenth of a window at a time.
  *
  * <p><b>Bounds.</b> At most {@code maxRoots} root operations: a trace of another root is counted
  * in {@link #overflowTraces()} and left out. Per root at most {@code maxRows} operations and as
@@ -47,6 +47,8 @@ public final class TailWindow {
   private final Map<Operation, RootTail> roots = new HashMap<>();
   private long overflowTraces;
   private long overflowRows;
+  /** The newest slice a trace was added to; none yet: {@code Long.MIN_VALUE}. */
+  private long newestSlice = Long.MIN_VALUE;
 
   public TailWindow(Duration window, int maxRoots, int maxRows) {
     if (window.isNegative() || window.isZero()) {
@@ -61,10 +63,15 @@ public final class TailWindow {
     this.maxRows = maxRows;
   }
 
-  /** Adds an analysed trace at {@code nowNanos}; a trace without a root adds nothing. */
-  public synchronized void add(TraceProfile profile, long nowNanos) {
+  /**
+   * Adds an analysed trace to the slice of its arrival, {@code arrivalNanos}; a trace without a
+   * root, or whose slice has left the window, adds nothing.
+   */
+  public synchronized void add(TraceProfile profile, long arrivalNanos) {
     int primaryRoot = profile.primaryRoot();
-    if (primaryRoot < 0) {
+    long slice = Math.floorDiv(arrivalNanos, sliceNanos);
+    newestSlice = Math.max(newestSlice, slice);
+    if (primaryRoot < 0 || slice <= newestSlice - SLICES) {
       return;
     }
     Operation root =
@@ -72,7 +79,7 @@ public final class TailWindow {
     RootTail tail = roots.get(root);
     if (tail == null) {
       if (roots.size() >= maxRoots) {
-        expire(nowNanos);
+        expire(arrivalNanos);
       }
       if (roots.size() >= maxRoots) {
         overflowTraces++;
@@ -81,7 +88,7 @@ public final class TailWindow {
       tail = new RootTail();
       roots.put(root, tail);
     }
-    tail.add(profile, PathTimes.of(profile), Math.floorDiv(nowNanos, sliceNanos));
+    tail.add(profile, PathTimes.of(profile), slice);
   }
 
   /** Every root operation with traces in the window, with its count and duration quantiles. */
@@ -193,8 +200,8 @@ public final class TailWindow {
     long oldestLive = Math.floorDiv(nowNanos, sliceNanos) - SLICES + 1;
     for (Iterator<RootTail> it = roots.values().iterator(); it.hasNext(); ) {
       RootTail tail = it.next();
-      while (!tail.slices.isEmpty() && tail.slices.peekFirst().id < oldestLive) {
-        tail.slices.removeFirst();
+      while (!tail.slices.isEmpty() && tail.slices.firstKey() < oldestLive) {
+        tail.slices.pollFirstEntry();
       }
       if (tail.slices.isEmpty()) {
         it.remove();
@@ -206,15 +213,12 @@ public final class TailWindow {
   private final class RootTail {
     final Rows<Operation> operations = new Rows<>(OVERFLOW_OPERATION);
     final Rows<String> states = new Rows<>(OVERFLOW);
-    final ArrayDeque<Slice> slices = new ArrayDeque<>();
+    /** By their id, the multiple of the slice length they start at. */
+    final TreeMap<Long, Slice> slices = new TreeMap<>();
 
     void add(TraceProfile profile, PathTimes times, long sliceId) {
-      Slice last = slices.peekLast();
-      if (last == null || last.id < sliceId) {
-        last = new Slice(sliceId);
-        slices.addLast(last);
-      }
-      BucketSums sums = last.buckets.computeIfAbsent(
+      Slice slice = slices.computeIfAbsent(sliceId, unused -> new Slice());
+      BucketSums sums = slice.buckets.computeIfAbsent(
           DurationBuckets.bucketOf(profile.criticalPathNs()), unused -> new BucketSums());
       sums.count++;
       sums.durationNs += profile.criticalPathNs();
@@ -232,7 +236,7 @@ public final class TailWindow {
     /** Every live slice's buckets summed. */
     TreeMap<Integer, BucketSums> merged() {
       TreeMap<Integer, BucketSums> merged = new TreeMap<>();
-      for (Slice slice : slices) {
+      for (Slice slice : slices.values()) {
         slice.buckets.forEach((bucket, sums) ->
             merged.computeIfAbsent(bucket, unused -> new BucketSums()).addAll(sums));
       }
@@ -273,13 +277,8 @@ public final class TailWindow {
   }
 
   private static final class Slice {
-    final long id;
     /** By duration bucket. */
     final Map<Integer, BucketSums> buckets = new HashMap<>();
-
-    Slice(long id) {
-      this.id = id;
-    }
   }
 
   /** Count, Σ D and Σ critical-path time per row of the traces in one duration bucket. */

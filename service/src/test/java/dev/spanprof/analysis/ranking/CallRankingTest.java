@@ -297,6 +297,26 @@ class CallRankingTest {
     assertThat(ranking.snapshot(150 * second).rows()).isEmpty();
   }
 
+  /**
+   * Traces complete out of arrival order (each waits out its own timeout): one added after a later
+   * one still goes to the bucket of its arrival and ages out with it (semantics.md §7).
+   */
+  @Test
+  void window_traceAddedAfterALaterOne_countsInTheBucketOfItsArrival() {
+    CallRanking ranking = new CallRanking(Duration.ofSeconds(100), 1e-6, 5000);
+    long second = 1_000_000_000L;
+    TraceBuilder later = new TraceBuilder().span("later", null, "0", 0, 10);
+    ranking.add(later.spans(), later.analyze(), 55 * second);
+    TraceBuilder earlier = new TraceBuilder().span("earlier", null, "0", 0, 10);
+    ranking.add(earlier.spans(), earlier.analyze(), 45 * second);
+
+    assertThat(ranking.snapshot(139 * second).rows()).extracting(row -> row.operation().name())
+        .containsExactlyInAnyOrder("later", "earlier");
+    // At 140 s the bucket [40 s, 50 s) has left the window; [50 s, 60 s) has not.
+    assertThat(ranking.snapshot(140 * second).rows()).extracting(row -> row.operation().name())
+        .containsExactly("later");
+  }
+
   @Test
   void maxOperations_excessFoldsIntoOverflowAndIsCounted() {
     CallRanking ranking = new CallRanking(WINDOW, 1e-6, 3);

@@ -124,6 +124,20 @@ class TailWindowTest {
     assertThat(window.breakdown(CHECKOUT, 0.5, Duration.ofSeconds(25).toNanos())).isEmpty();
   }
 
+  /** As the ranking's: a trace goes to the slice of its arrival, whatever the order added in. */
+  @Test
+  void window_traceAddedAfterALaterOne_countsInTheSliceOfItsArrival() {
+    TailWindow window = new TailWindow(Duration.ofSeconds(10), 10, 10);
+    window.add(checkout(10), Duration.ofMillis(5_500).toNanos());
+    window.add(checkout(200), Duration.ofMillis(4_500).toNanos());
+
+    assertThat(window.breakdown(CHECKOUT, 0.5, Duration.ofMillis(13_999).toNanos()).orElseThrow()
+        .allTraces()).isEqualTo(2);
+    // At 14 s the slice [4 s, 5 s) has left the window; [5 s, 6 s) has not.
+    assertThat(window.breakdown(CHECKOUT, 0.5, Duration.ofSeconds(14).toNanos()).orElseThrow()
+        .allTraces()).isEqualTo(1);
+  }
+
   @Test
   void limits_foldFurtherRootsAwayAndFurtherOperationsIntoOverflow() {
     TailWindow window = new TailWindow(Duration.ofMinutes(5), 1, 2);
