@@ -240,6 +240,51 @@ public final class CallRanking {
     return RankingSnapshot.of(rows, edgeRows);
   }
 
+  /**
+   * The additive state of the window ending at {@code nowNanos}: of the traces whose primary root
+   * is {@code root}, or with null of all of them and the late fragments.
+   */
+  public synchronized RankingState state(long nowNanos, Operation root) {
+    expire(nowNanos);
+    List<RankingState.Slice> slices = new ArrayList<>(buckets.size());
+    buckets.forEach((id, bucket) -> {
+      List<RankingState.RootSums> roots = new ArrayList<>();
+      bucket.roots.forEach((operation, stats) -> {
+        if (root == null || root.equals(operation)) {
+          roots.add(stats.state(operation));
+        }
+      });
+      RankingState.RootSums fragments = root == null && !bucket.fragments.operations.isEmpty()
+          ? bucket.fragments.state(null) : null;
+      if (!roots.isEmpty() || fragments != null) {
+        slices.add(new RankingState.Slice(id, roots, fragments));
+      }
+    });
+    return new RankingState(bucketNanos, slices);
+  }
+
+  /**
+   * Adds another ranking's state (another replica's) to this one, slice by slice: the figures
+   * then cover the traces of both. Its operations are taken as they are, beyond any limit.
+   *
+   * @throws IllegalArgumentException when its slices are of another length
+   */
+  public synchronized void merge(RankingState state) {
+    if (state.sliceNanos() != bucketNanos) {
+      throw new IllegalArgumentException("slices of " + state.sliceNanos() + " ns, not "
+          + bucketNanos + " ns: the replicas' spanprof.ranking.window differ");
+    }
+    for (RankingState.Slice slice : state.slices()) {
+      Bucket bucket = buckets.computeIfAbsent(slice.id(), unused -> new Bucket());
+      for (RankingState.RootSums root : slice.roots()) {
+        bucket.root(root.root()).merge(root);
+      }
+      if (slice.fragments() != null) {
+        bucket.fragments.merge(slice.fragments());
+      }
+    }
+  }
+
   /** π of P' by the lazy power iteration, warm-started at the ε → 0 limit (see the class doc). */
   private double[] stationary(List<Operation> nodes, Map<Edge, EdgeStats> edges) {
     int n = nodes.size();
@@ -417,6 +462,19 @@ public final class CallRanking {
       return operations.computeIfAbsent(operation, unused -> new OperationStats());
     }
 
+    RankingState.RootSums state(Operation root) {
+      List<RankingState.OperationSums> sums = new ArrayList<>(operations.size());
+      operations.forEach((operation, stats) -> sums.add(stats.state(operation)));
+      return new RankingState.RootSums(root, durationNanos, sums);
+    }
+
+    void merge(RankingState.RootSums state) {
+      durationNanos += state.durationNanos();
+      for (RankingState.OperationSums sums : state.operations()) {
+        operation(sums.operation()).merge(sums);
+      }
+    }
+
     void mergeInto(Map<Operation, OperationStats> operations, Map<Edge, EdgeStats> edges) {
       this.operations.forEach((caller, stats) -> {
         operations.computeIfAbsent(caller, unused -> new OperationStats()).merge(stats);
@@ -448,6 +506,19 @@ public final class CallRanking {
       sumOfSquares += other.sumOfSquares;
       min = Math.min(min, other.min);
       max = Math.max(max, other.max);
+    }
+
+    RankingState.Moments state() {
+      return new RankingState.Moments(sum, sumOfSquares, min, max);
+    }
+
+    /** Adds the moments of {@code count} more values. */
+    void merge(long count, RankingState.Moments state) {
+      this.count += count;
+      sum += state.sum();
+      sumOfSquares += state.sumOfSquares();
+      min = Math.min(min, state.min());
+      max = Math.max(max, state.max());
     }
 
     double mean() {
@@ -489,6 +560,31 @@ public final class CallRanking {
       duration.add(durationNanos);
       durations.add(QUANTILE_LAYOUT.of(durationNanos), 1);
       self.add(selfNanos);
+    }
+
+    RankingState.OperationSums state(Operation operation) {
+      List<RankingState.CallSums> callSums = new ArrayList<>(calls.size());
+      calls.forEach((callee, call) ->
+          callSums.add(new RankingState.CallSums(callee, call.count, call.sum, call.max)));
+      return new RankingState.OperationSums(operation, count, errors, duration.state(),
+          self.state(), criticalNanos, durations.indexes(), durations.counts(), callSums);
+    }
+
+    void merge(RankingState.OperationSums state) {
+      count += state.count();
+      errors += state.errors();
+      duration.merge(state.count(), state.duration());
+      self.merge(state.count(), state.selfTime());
+      criticalNanos += state.criticalPathNanos();
+      for (int i = 0; i < state.durationIndexes().length; i++) {
+        durations.add(state.durationIndexes()[i], state.durationCounts()[i]);
+      }
+      for (RankingState.CallSums call : state.calls()) {
+        EdgeStats edge = call(call.callee());
+        edge.count += call.count();
+        edge.sum += call.sumNanos();
+        edge.max = Math.max(edge.max, call.maxNanos());
+      }
     }
 
     void merge(OperationStats other) {

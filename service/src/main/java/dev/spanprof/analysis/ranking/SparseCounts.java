@@ -37,6 +37,29 @@ final class SparseCounts {
     }
   }
 
+  /** The indexes that occur, in no order, and their counts at the same positions. */
+  int[] indexes() {
+    int[] occurring = new int[size];
+    int k = 0;
+    for (int index : indexes) {
+      if (index != EMPTY) {
+        occurring[k++] = index;
+      }
+    }
+    return occurring;
+  }
+
+  long[] counts() {
+    long[] occurring = new long[size];
+    int k = 0;
+    for (int slot = 0; slot < indexes.length; slot++) {
+      if (indexes[slot] != EMPTY) {
+        occurring[k++] = counts[slot];
+      }
+    }
+    return occurring;
+  }
+
   void addTo(SparseCounts target) {
     for (int slot = 0; slot < indexes.length; slot++) {
       if (indexes[slot] != EMPTY) {

@@ -134,6 +134,50 @@ public final class TailWindow {
         rows(tail.states.keys, slowSums, allSums, slowSums.stateNs, allSums.stateNs)));
   }
 
+  /**
+   * The additive state of the window ending at {@code nowNanos}: of {@code root}'s traces, or with
+   * null of every root's.
+   */
+  public synchronized TailState state(long nowNanos, Operation root) {
+    expire(nowNanos);
+    List<TailState.RootState> states = new ArrayList<>();
+    roots.forEach((operation, tail) -> {
+      if (root == null || root.equals(operation)) {
+        states.add(tail.state(operation));
+      }
+    });
+    return new TailState(sliceNanos, states);
+  }
+
+  /**
+   * Adds another window's state (another replica's) to this one, slice by slice: the figures then
+   * cover the traces of both. Its roots and rows are taken up to this window's limits.
+   *
+   * @throws IllegalArgumentException when its slices are of another length
+   */
+  public synchronized void merge(TailState state) {
+    if (state.sliceNanos() != sliceNanos) {
+      throw new IllegalArgumentException("slices of " + state.sliceNanos() + " ns, not "
+          + sliceNanos + " ns: the replicas' spanprof.tail.window differ");
+    }
+    for (TailState.RootState root : state.roots()) {
+      RootTail tail = roots.get(root.root());
+      if (tail == null) {
+        if (roots.size() >= maxRoots) {
+          overflowTraces += root.slices().stream().flatMap(slice -> slice.buckets().stream())
+              .mapToLong(TailState.Bucket::count).sum();
+          continue;
+        }
+        tail = new RootTail();
+        roots.put(root.root(), tail);
+      }
+      tail.merge(root);
+      for (TailState.Slice slice : root.slices()) {
+        newestSlice = Math.max(newestSlice, slice.id());
+      }
+    }
+  }
+
   /** Traces left out because their root was beyond the limit of roots. */
   public synchronized long overflowTraces() {
     return overflowTraces;
@@ -231,6 +275,45 @@ public final class TailWindow {
       }
       times.byState().forEach((state, ns) ->
           sums.stateNs = addAt(sums.stateNs, states.row(state), ns));
+    }
+
+    TailState.RootState state(Operation root) {
+      List<TailState.Slice> sliceStates = new ArrayList<>(slices.size());
+      slices.forEach((id, slice) -> {
+        List<TailState.Bucket> buckets = new ArrayList<>(slice.buckets.size());
+        slice.buckets.forEach((bucket, sums) -> buckets.add(new TailState.Bucket(bucket,
+            sums.count, sums.durationNs, sums.operationNs.clone(), sums.stateNs.clone())));
+        sliceStates.add(new TailState.Slice(id, buckets));
+      });
+      return new TailState.RootState(root, List.copyOf(operations.keys),
+          List.copyOf(states.keys), sliceStates);
+    }
+
+    /** Adds {@code state}'s sums, its rows mapped to this root's. */
+    void merge(TailState.RootState state) {
+      int[] operationRows = new int[state.operations().size()];
+      for (int i = 0; i < operationRows.length; i++) {
+        operationRows[i] = operations.row(state.operations().get(i));
+      }
+      int[] stateRows = new int[state.states().size()];
+      for (int i = 0; i < stateRows.length; i++) {
+        stateRows[i] = states.row(state.states().get(i));
+      }
+      for (TailState.Slice sliceState : state.slices()) {
+        Slice slice = slices.computeIfAbsent(sliceState.id(), unused -> new Slice());
+        for (TailState.Bucket bucket : sliceState.buckets()) {
+          BucketSums sums =
+              slice.buckets.computeIfAbsent(bucket.bucket(), unused -> new BucketSums());
+          sums.count += bucket.count();
+          sums.durationNs += bucket.durationNanos();
+          for (int i = 0; i < bucket.operationNanos().length; i++) {
+            sums.operationNs = addAt(sums.operationNs, operationRows[i], bucket.operationNanos()[i]);
+          }
+          for (int i = 0; i < bucket.stateNanos().length; i++) {
+            sums.stateNs = addAt(sums.stateNs, stateRows[i], bucket.stateNanos()[i]);
+          }
+        }
+      }
     }
 
     /** Every live slice's buckets summed. */
