@@ -69,7 +69,7 @@ class ArchitectureTest {
    * export, api). The core (span model, assembly, analysis, the spool, time) is reached by every layer and reaches none;
    * the OTLP codecs (protobuf's wire, JSON through Gson) only by the two adapters that speak
    * OTLP, ingest and export; configuration is read by the adapters; ingest is read only by what
-   * reports on it or wires it; the stages after the analysis (export, api) by metrics and the wiring. The UI's pages read the API over HTTP, like any client: nothing of spanprof's. The
+   * reports on it or wires it; the stages after the analysis (export, api) by metrics and the wiring; the peers of a fleet by the API. The UI's pages read the API over HTTP, like any client: nothing of spanprof's. The
    * bearer tokens are asked by the receivers, the API and the management port, each for the access
    * it needs; the UI's pages say they need none.
    */
@@ -84,6 +84,7 @@ class ArchitectureTest {
         .layer("Stages").definedBy("dev.spanprof.stages..")
         .layer("Export").definedBy("dev.spanprof.export..")
         .layer("Api").definedBy("dev.spanprof.api..")
+        .layer("Fleet").definedBy("dev.spanprof.fleet..")
         .layer("Metrics").definedBy("dev.spanprof.metrics..")
         .layer("Management").definedBy("dev.spanprof.management..")
         .layer("Wiring").definedBy("dev.spanprof.wiring..")
@@ -95,12 +96,13 @@ class ArchitectureTest {
         .whereLayer("Management").mayOnlyBeAccessedByLayers("Wiring")
         .whereLayer("Metrics").mayOnlyBeAccessedByLayers("Management", "Wiring")
         .whereLayer("Api").mayOnlyBeAccessedByLayers("Wiring")
+        .whereLayer("Fleet").mayOnlyBeAccessedByLayers("Api", "Wiring")
         .whereLayer("Export").mayOnlyBeAccessedByLayers("Metrics", "Wiring")
         .whereLayer("Stages").mayOnlyBeAccessedByLayers("Export", "Api", "Metrics", "Wiring")
         .whereLayer("Ingest").mayOnlyBeAccessedByLayers("Management", "Metrics", "Wiring")
         .whereLayer("Security")
         .mayOnlyBeAccessedByLayers("Ingest", "Api", "Ui", "Management", "Wiring")
-        .whereLayer("Config").mayOnlyBeAccessedByLayers("Ingest", "Stages", "Export", "Api",
+        .whereLayer("Config").mayOnlyBeAccessedByLayers("Ingest", "Stages", "Export", "Api", "Fleet",
             "Metrics", "Management", "Security", "Wiring")
         .check(MAIN_CLASSES);
   }

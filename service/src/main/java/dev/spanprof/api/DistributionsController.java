@@ -13,7 +13,9 @@ import io.micronaut.http.annotation.Controller;
 import io.micronaut.http.annotation.Get;
 import io.micronaut.http.annotation.QueryValue;
 import io.micronaut.serde.annotation.Serdeable;
+import dev.spanprof.span.Operation;
 import java.util.List;
+import java.util.Optional;
 import java.util.Locale;
 
 /**
@@ -25,16 +27,20 @@ import java.util.Locale;
 final class DistributionsController {
 
   private final DistributionService distributions;
+  private final Fleet fleet;
   private final List<Double> quantiles;
 
-  DistributionsController(DistributionService distributions, HistogramConfiguration configuration) {
+  DistributionsController(DistributionService distributions, Fleet fleet,
+      HistogramConfiguration configuration) {
     this.distributions = distributions;
+    this.fleet = fleet;
     this.quantiles = List.copyOf(configuration.getQuantiles());
   }
 
   @Get(produces = MediaType.APPLICATION_JSON)
   HttpResponse<?> distribution(@QueryValue @Nullable String service,
-      @QueryValue @Nullable String operation, @QueryValue @Nullable String kind) {
+      @QueryValue @Nullable String operation, @QueryValue @Nullable String kind,
+      @QueryValue @Nullable String scope) {
     if (service == null || operation == null) {
       return error(HttpStatus.BAD_REQUEST, "service and operation are both required");
     }
@@ -43,15 +49,19 @@ final class DistributionsController {
       return error(HttpStatus.BAD_REQUEST,
           "kind must be duration, self_time or critical_path, got '" + kind + "'");
     }
-    return distributions.merged(parsed, service, operation)
-        .<HttpResponse<?>>map(merged -> HttpResponse.ok(new Answer(service, operation,
+    Fleet.Answer<Optional<DistributionService.Merged>> answer = fleet.answers(scope)
+        ? fleet.distribution(parsed, new Operation(service, operation))
+        : new Fleet.Answer<>(distributions.merged(parsed, service, operation), List.of());
+    return answer.value()
+        .<HttpResponse<?>>map(merged -> answer.named(HttpResponse.ok(new Answer(service, operation,
             parsed.name().toLowerCase(Locale.ROOT),
             DistributionView.of(merged.cumulative(), quantiles),
             DistributionView.of(merged.window(), quantiles),
             merged.cumulativeCorrected() == null ? null
                 : DistributionView.of(merged.cumulativeCorrected(), quantiles),
             merged.windowCorrected() == null ? null
-                : DistributionView.of(merged.windowCorrected(), quantiles))))
+                : DistributionView.of(merged.windowCorrected(), quantiles),
+            answer.missingPeers()))))
         .orElseGet(() -> error(HttpStatus.NOT_FOUND,
             "no " + parsed.name().toLowerCase(Locale.ROOT) + " distribution for " + service + " / "
                 + operation + " (series idle for spanprof.metrics.series-expiry are removed)"));
@@ -80,5 +90,6 @@ final class DistributionsController {
       DistributionView cumulative,
       DistributionView window,
       @Nullable DistributionView cumulativeCorrected,
-      @Nullable DistributionView windowCorrected) {}
+      @Nullable DistributionView windowCorrected,
+      List<String> missingPeers) {}
 }

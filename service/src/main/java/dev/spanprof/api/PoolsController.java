@@ -3,10 +3,14 @@ package dev.spanprof.api;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import dev.spanprof.analysis.pool.PoolWindows.PoolWindow;
 import dev.spanprof.stages.PoolService;
+import io.micronaut.core.annotation.Nullable;
+import io.micronaut.http.HttpResponse;
 import io.micronaut.http.MediaType;
+import io.micronaut.http.annotation.QueryValue;
 import io.micronaut.http.annotation.Controller;
 import io.micronaut.http.annotation.Get;
 import io.micronaut.serde.annotation.Serdeable;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -18,16 +22,34 @@ import java.util.Map;
 final class PoolsController {
 
   private final PoolService pools;
+  private final Fleet fleet;
 
-  PoolsController(PoolService pools) {
+  PoolsController(PoolService pools, Fleet fleet) {
     this.pools = pools;
+    this.fleet = fleet;
   }
 
+  /**
+   * With peers, the fleet's windows: utilization merged, the CPU attribution per replica in
+   * {@code attributionByReplica} (semantics.md §7).
+   */
   @Get(produces = MediaType.APPLICATION_JSON)
-  List<Pool> pools() {
-    return pools.recent().entrySet().stream()
-        .map(entry -> new Pool(entry.getKey(), entry.getValue().stream().map(Window::of).toList()))
-        .toList();
+  HttpResponse<List<Pool>> pools(@QueryValue @Nullable String scope) {
+    if (fleet.answers(scope)) {
+      Fleet.Answer<Map<String, List<Window>>> answer = fleet.pools();
+      return answer.named(HttpResponse.ok(answer.value().entrySet().stream()
+          .map(entry -> new Pool(entry.getKey(), entry.getValue())).toList()));
+    }
+    return HttpResponse.ok(local(pools).entrySet().stream()
+        .map(entry -> new Pool(entry.getKey(), entry.getValue())).toList());
+  }
+
+  /** This process's windows per pool, oldest first. */
+  static Map<String, List<Window>> local(PoolService pools) {
+    Map<String, List<Window>> windows = new LinkedHashMap<>();
+    pools.recent().forEach((pool, recent) ->
+        windows.put(pool, recent.stream().map(Window::of).toList()));
+    return windows;
   }
 
   @Serdeable
@@ -42,12 +64,13 @@ final class PoolsController {
       double capacity,
       double availableNs,
       Map<String, Double> utilization,
-      Map<String, Double> attributionNs) {
+      Map<String, Double> attributionNs,
+      Map<String, Map<String, Double>> attributionByReplica) {
 
     static Window of(PoolWindow window) {
       return new Window(window.startNanos(), window.endNanos(), window.figures().capacity(),
           window.figures().availableNs(), window.figures().utilization(),
-          window.figures().attributionNs());
+          window.figures().attributionNs(), Map.of());
     }
   }
 }

@@ -1,7 +1,11 @@
 package dev.spanprof.api;
 
 import dev.spanprof.analysis.distribution.DistributionRegistry.Kind;
+import com.google.protobuf.InvalidProtocolBufferException;
+import com.google.protobuf.util.JsonFormat;
 import dev.spanprof.analysis.ranking.RankingSnapshot;
+import dev.spanprof.analysis.tail.TailBreakdown;
+import dev.spanprof.analysis.tail.TailRoot;
 import dev.spanprof.config.HistogramConfiguration;
 import dev.spanprof.span.Operation;
 import dev.spanprof.span.TraceId;
@@ -15,17 +19,22 @@ import dev.spanprof.v1.GetDistributionRequest;
 import dev.spanprof.v1.GetEdgesRequest;
 import dev.spanprof.v1.GetPoolsRequest;
 import dev.spanprof.v1.GetRankingRequest;
+import dev.spanprof.v1.GetStateRequest;
 import dev.spanprof.v1.GetTailRequest;
 import dev.spanprof.v1.GetTraceProfileRequest;
 import dev.spanprof.v1.ListTracesRequest;
 import dev.spanprof.v1.ProfileServiceGrpc;
 import dev.spanprof.v1.Ranking;
+import dev.spanprof.v1.State;
 import dev.spanprof.v1.Tail;
 import dev.spanprof.v1.TraceList;
 import io.grpc.Status;
 import io.grpc.stub.StreamObserver;
 import jakarta.inject.Singleton;
+import java.nio.charset.StandardCharsets;
 import java.util.List;
+import java.util.Map;
+import java.util.Optional;
 
 /**
  * {@code spanprof.v1.ProfileService} on the gRPC port: the JSON query API's answers as protobuf.
@@ -43,15 +52,20 @@ final class ProfileGrpcService extends ProfileServiceGrpc.ProfileServiceImplBase
   private final PoolService pools;
   private final DistributionService distributions;
   private final TailService tail;
+  private final Fleet fleet;
+  private final LocalState state;
   private final List<Double> quantiles;
 
   ProfileGrpcService(RecentProfiles profiles, RankingService ranking, PoolService pools,
-      DistributionService distributions, TailService tail, HistogramConfiguration histograms) {
+      DistributionService distributions, TailService tail, Fleet fleet, LocalState state,
+      HistogramConfiguration histograms) {
     this.profiles = profiles;
     this.ranking = ranking;
     this.pools = pools;
     this.distributions = distributions;
     this.tail = tail;
+    this.fleet = fleet;
+    this.state = state;
     this.quantiles = List.copyOf(histograms.getQuantiles());
   }
 
@@ -63,6 +77,25 @@ final class ProfileGrpcService extends ProfileServiceGrpc.ProfileServiceImplBase
       traceId = TraceId.fromBytes(request.getTraceId().toByteArray());
     } catch (IllegalArgumentException e) {
       invalid(responses, e.getMessage());
+      return;
+    }
+    if (fleet.answers(scope(request.getLocal()))) {
+      Fleet.Answer<Optional<byte[]>> answer = fleet.trace(traceId);
+      if (answer.value().isPresent()) {
+        try {
+          // The replica's JSON profile mirrors the message field for field.
+          dev.spanprof.v1.TraceProfile.Builder profile = dev.spanprof.v1.TraceProfile.newBuilder();
+          JsonFormat.parser().ignoringUnknownFields()
+              .merge(new String(answer.value().get(), StandardCharsets.UTF_8), profile);
+          answer(responses, profile.build());
+        } catch (InvalidProtocolBufferException e) {
+          responses.onError(Status.INTERNAL.withDescription(
+              "a replica's profile does not read: " + e.getMessage()).asRuntimeException());
+        }
+      } else {
+        notFound(responses, "no replica has recently analysed trace " + traceId.toHex()
+            + (answer.missingPeers().isEmpty() ? "" : "; missing peers: " + answer.missingPeers()));
+      }
       return;
     }
     profiles.find(traceId).ifPresentOrElse(
@@ -89,8 +122,10 @@ final class ProfileGrpcService extends ProfileServiceGrpc.ProfileServiceImplBase
       invalid(responses, e.getMessage());
       return;
     }
-    TraceList.Builder answer = TraceList.newBuilder();
-    profiles.search(query).forEach(summary -> answer.addTraces(ProtoViews.traceSummary(summary)));
+    Fleet.Answer<List<TraceSummary>> found = fleet.answers(scope(request.getLocal()))
+        ? fleet.traces(query) : new Fleet.Answer<>(profiles.search(query), List.of());
+    TraceList.Builder answer = TraceList.newBuilder().addAllMissingPeers(found.missingPeers());
+    found.value().forEach(summary -> answer.addTraces(ProtoViews.traceSummary(summary)));
     answer(responses, answer.build());
   }
 
@@ -98,9 +133,13 @@ final class ProfileGrpcService extends ProfileServiceGrpc.ProfileServiceImplBase
   public void getTail(GetTailRequest request, StreamObserver<Tail> responses) {
     String service = orNull(request.getService());
     String operation = orNull(request.getOperation());
+    boolean fleetAnswer = fleet.answers(scope(request.getLocal()));
     if (service == null && operation == null) {
-      Tail.Builder answer = Tail.newBuilder();
-      tail.roots().forEach(root -> answer.addRoots(ProtoViews.tailRoot(root)));
+      Fleet.Answer<List<TailRoot>> roots = fleetAnswer
+          ? fleet.tail(null).map(window -> window.roots(fleet.tailNowNanos()))
+          : new Fleet.Answer<>(tail.roots(), List.of());
+      Tail.Builder answer = Tail.newBuilder().addAllMissingPeers(roots.missingPeers());
+      roots.value().forEach(root -> answer.addRoots(ProtoViews.tailRoot(root)));
       answer(responses, answer.build());
       return;
     }
@@ -114,9 +153,14 @@ final class ProfileGrpcService extends ProfileServiceGrpc.ProfileServiceImplBase
       invalid(responses, "quantile must be in (0, 1), got " + quantile);
       return;
     }
-    tail.breakdown(new Operation(service, operation), quantile).ifPresentOrElse(
+    Operation root = new Operation(service, operation);
+    Fleet.Answer<Optional<TailBreakdown>> found = fleetAnswer
+        ? fleet.tail(root).map(window -> window.breakdown(root, quantile, fleet.tailNowNanos()))
+        : new Fleet.Answer<>(tail.breakdown(root, quantile), List.of());
+    found.value().ifPresentOrElse(
         breakdown -> answer(responses, Tail.newBuilder()
-            .setBreakdown(ProtoViews.tailBreakdown(breakdown, service, operation)).build()),
+            .setBreakdown(ProtoViews.tailBreakdown(breakdown, service, operation))
+            .addAllMissingPeers(found.missingPeers()).build()),
         () -> notFound(responses,
             "no trace rooted at " + service + " / " + operation + " in the tail window"));
   }
@@ -144,10 +188,13 @@ final class ProfileGrpcService extends ProfileServiceGrpc.ProfileServiceImplBase
       return;
     }
     int top = request.getTop() == 0 ? DEFAULT_TOP : request.getTop();
-    RankingSnapshot snapshot = request.getService().isEmpty() ? ranking.latest()
-        : ranking.forRoot(new Operation(request.getService(), request.getOperation()));
-    Ranking.Builder answer = Ranking.newBuilder();
-    snapshot.top(top, sort).forEach(row -> answer.addOperations(ProtoViews.rankedOperation(row)));
+    Operation root = request.getService().isEmpty() ? null
+        : new Operation(request.getService(), request.getOperation());
+    Fleet.Answer<RankingSnapshot> found = fleet.answers(scope(request.getLocal()))
+        ? fleet.ranking(root)
+        : new Fleet.Answer<>(root == null ? ranking.latest() : ranking.forRoot(root), List.of());
+    Ranking.Builder answer = Ranking.newBuilder().addAllMissingPeers(found.missingPeers());
+    found.value().top(top, sort).forEach(row -> answer.addOperations(ProtoViews.rankedOperation(row)));
     answer(responses, answer.build());
   }
 
@@ -158,10 +205,13 @@ final class ProfileGrpcService extends ProfileServiceGrpc.ProfileServiceImplBase
       return;
     }
     Operation target = new Operation(request.getService(), request.getOperation());
-    RankingSnapshot snapshot = ranking.latest();
+    Fleet.Answer<RankingSnapshot> found = fleet.answers(scope(request.getLocal()))
+        ? fleet.ranking(null) : new Fleet.Answer<>(ranking.latest(), List.of());
+    RankingSnapshot snapshot = found.value();
     Edges.Builder answer = Edges.newBuilder()
         .setService(request.getService())
-        .setOperation(request.getOperation());
+        .setOperation(request.getOperation())
+        .addAllMissingPeers(found.missingPeers());
     snapshot.callers(target).forEach(edge -> answer.addCallers(
         ProtoViews.neighbour(RankingView.Neighbour.of(edge.caller(), edge))));
     snapshot.callees(target).forEach(edge -> answer.addCallees(
@@ -171,8 +221,12 @@ final class ProfileGrpcService extends ProfileServiceGrpc.ProfileServiceImplBase
 
   @Override
   public void getPools(GetPoolsRequest request, StreamObserver<dev.spanprof.v1.Pools> responses) {
-    dev.spanprof.v1.Pools.Builder answer = dev.spanprof.v1.Pools.newBuilder();
-    pools.recent().forEach((pool, windows) -> {
+    Fleet.Answer<Map<String, List<PoolsController.Window>>> found =
+        fleet.answers(scope(request.getLocal())) ? fleet.pools()
+            : new Fleet.Answer<>(PoolsController.local(pools), List.of());
+    dev.spanprof.v1.Pools.Builder answer =
+        dev.spanprof.v1.Pools.newBuilder().addAllMissingPeers(found.missingPeers());
+    found.value().forEach((pool, windows) -> {
       if (request.getPool().isEmpty() || request.getPool().equals(pool)) {
         answer.addPools(ProtoViews.poolWindows(pool, windows));
       }
@@ -198,9 +252,16 @@ final class ProfileGrpcService extends ProfileServiceGrpc.ProfileServiceImplBase
       invalid(responses, "service and operation are both required");
       return;
     }
-    distributions.merged(kind, request.getService(), request.getOperation()).ifPresentOrElse(
+    Fleet.Answer<Optional<DistributionService.Merged>> found =
+        fleet.answers(scope(request.getLocal()))
+            ? fleet.distribution(kind, new Operation(request.getService(), request.getOperation()))
+            : new Fleet.Answer<>(
+                distributions.merged(kind, request.getService(), request.getOperation()),
+                List.of());
+    found.value().ifPresentOrElse(
         merged -> {
           Distribution.Builder answer = Distribution.newBuilder()
+              .addAllMissingPeers(found.missingPeers())
               .setService(request.getService())
               .setOperation(request.getOperation())
               .setKind(request.getKind())
@@ -215,6 +276,22 @@ final class ProfileGrpcService extends ProfileServiceGrpc.ProfileServiceImplBase
         },
         () -> notFound(responses,
             "no distribution for " + request.getService() + " / " + request.getOperation()));
+  }
+
+  @Override
+  public void getState(GetStateRequest request, StreamObserver<State> responses) {
+    TraceQuery traces = TraceQuery.of(null, null, null, null, 0, Long.MAX_VALUE, 0,
+        Double.POSITIVE_INFINITY, null, null, null, TraceQuery.DEFAULT_LIMIT);
+    try {
+      answer(responses, state.read(request, traces));
+    } catch (IllegalArgumentException e) {
+      invalid(responses, e.getMessage());
+    }
+  }
+
+  /** The scope a request asks for, as the HTTP endpoints take it. */
+  private static String scope(boolean local) {
+    return local ? "local" : null;
   }
 
   private static String orNull(String value) {

@@ -82,17 +82,22 @@ final class ProtoViews {
     return proto.build();
   }
 
-  static dev.spanprof.v1.PoolWindows poolWindows(String pool, List<PoolWindow> windows) {
+  static dev.spanprof.v1.PoolWindows poolWindows(String pool,
+      List<PoolsController.Window> windows) {
     dev.spanprof.v1.PoolWindows.Builder proto =
         dev.spanprof.v1.PoolWindows.newBuilder().setPool(pool);
-    for (PoolWindow window : windows) {
-      proto.addWindows(dev.spanprof.v1.PoolWindow.newBuilder()
+    for (PoolsController.Window window : windows) {
+      dev.spanprof.v1.PoolWindow.Builder windowProto = dev.spanprof.v1.PoolWindow.newBuilder()
           .setStartTimeUnixNano(window.startNanos())
           .setEndTimeUnixNano(window.endNanos())
-          .setCapacity(window.figures().capacity())
-          .setAvailableNs(window.figures().availableNs())
-          .putAllUtilization(window.figures().utilization())
-          .putAllAttributionNs(window.figures().attributionNs()));
+          .setCapacity(window.capacity())
+          .setAvailableNs(window.availableNs())
+          .putAllUtilization(window.utilization())
+          .putAllAttributionNs(window.attributionNs());
+      window.attributionByReplica().forEach((replica, attribution) ->
+          windowProto.putAttributionByReplica(replica, dev.spanprof.v1.Attribution.newBuilder()
+              .putAllAttributionNs(attribution).build()));
+      proto.addWindows(windowProto);
     }
     return proto.build();
   }
@@ -213,7 +218,19 @@ final class ProtoViews {
         .setErrorCount(summary.errorCount())
         .setOrphanCount(summary.orphanCount())
         .addAllFragments(fragments(summary.fragments()))
+        .setArrivalEpochNanos(summary.arrivalNanos())
         .build();
+  }
+
+  static TraceSummary traceSummary(dev.spanprof.v1.TraceSummary proto) {
+    return new TraceSummary(proto.getTraceId(), proto.getRootService(), proto.getRootOperation(),
+        proto.getStartNanos(), proto.getTtcNs(), proto.getTtxNs(), proto.getResourceTimeNs(),
+        proto.getParallelism(), proto.getCriticalPathNs(), (int) proto.getSpanCount(),
+        proto.getCompletion(), proto.getComplete(), (int) proto.getErrorCount(),
+        (int) proto.getOrphanCount(), proto.getFragmentsList().stream()
+            .map(fragment -> new TraceSummary.Fragment((int) fragment.getSpanCount(),
+                fragment.getCompletion()))
+            .toList(), proto.getArrivalEpochNanos());
   }
 
   private static List<dev.spanprof.v1.Fragment> fragments(List<TraceSummary.Fragment> fragments) {

@@ -14,6 +14,7 @@ import io.micronaut.http.MediaType;
 import io.micronaut.http.annotation.Controller;
 import io.micronaut.http.annotation.Get;
 import io.micronaut.http.annotation.QueryValue;
+import java.util.List;
 
 /**
  * {@code GET /api/v1/ranking?top=N&sort=involvement|critical_path|self_time} (over all traces, or
@@ -27,14 +28,17 @@ final class RankingController {
   private static final int DEFAULT_TOP = 50;
 
   private final RankingService ranking;
+  private final Fleet fleet;
 
-  RankingController(RankingService ranking) {
+  RankingController(RankingService ranking, Fleet fleet) {
     this.ranking = ranking;
+    this.fleet = fleet;
   }
 
   @Get(produces = MediaType.APPLICATION_JSON)
   HttpResponse<?> ranking(@QueryValue @Nullable Integer top, @QueryValue @Nullable String sort,
-      @QueryValue @Nullable String service, @QueryValue @Nullable String operation) {
+      @QueryValue @Nullable String service, @QueryValue @Nullable String operation,
+      @QueryValue @Nullable String scope) {
     if ((service == null) != (operation == null)) {
       return badRequest("service and operation name a root operation together, e.g. "
           + "?service=checkout&operation=GET%20/cart; give both or neither");
@@ -48,23 +52,28 @@ final class RankingController {
     if (order == null) {
       return badRequest("sort must be involvement, critical_path or self_time, got '" + sort + "'");
     }
-    RankingSnapshot snapshot = service == null ? ranking.latest()
-        : ranking.forRoot(new Operation(service, operation));
-    return HttpResponse.ok(snapshot.top(rows, order).stream()
+    Operation root = service == null ? null : new Operation(service, operation);
+    Fleet.Answer<RankingSnapshot> answer = fleet.answers(scope) ? fleet.ranking(root)
+        : new Fleet.Answer<>(root == null ? ranking.latest() : ranking.forRoot(root), List.of());
+    return answer.named(HttpResponse.ok(answer.value().top(rows, order).stream()
         .map(RankingRow::of)
-        .toList());
+        .toList()));
   }
 
   @Get(uri = "/edges", produces = MediaType.APPLICATION_JSON)
-  HttpResponse<?> edges(@QueryValue @Nullable String service, @QueryValue @Nullable String operation) {
+  HttpResponse<?> edges(@QueryValue @Nullable String service,
+      @QueryValue @Nullable String operation, @QueryValue @Nullable String scope) {
     if (service == null || operation == null) {
       return badRequest("service and operation are both required, e.g. ?service=checkout&operation=GET%20/cart");
     }
     Operation target = new Operation(service, operation);
-    RankingSnapshot snapshot = ranking.latest();
-    return HttpResponse.ok(new Edges(service, operation,
+    Fleet.Answer<RankingSnapshot> answer = fleet.answers(scope) ? fleet.ranking(null)
+        : new Fleet.Answer<>(ranking.latest(), List.of());
+    RankingSnapshot snapshot = answer.value();
+    return answer.named(HttpResponse.ok(new Edges(service, operation,
         snapshot.callers(target).stream().map(edge -> Neighbour.of(edge.caller(), edge)).toList(),
-        snapshot.callees(target).stream().map(edge -> Neighbour.of(edge.callee(), edge)).toList()));
+        snapshot.callees(target).stream().map(edge -> Neighbour.of(edge.callee(), edge)).toList(),
+        answer.missingPeers())));
   }
 
   private static HttpResponse<ApiError> badRequest(String message) {

@@ -72,5 +72,6 @@ final class RankingView {
 
   @Serdeable
   @JsonInclude(JsonInclude.Include.ALWAYS)
-  record Edges(String service, String operation, List<Neighbour> callers, List<Neighbour> callees) {}
+  record Edges(String service, String operation, List<Neighbour> callers, List<Neighbour> callees,
+      List<String> missingPeers) {}
 }

@@ -47,8 +47,9 @@ public final class RecentProfiles implements ProfileConsumer {
    *
    * @param completion the completion's label
    * @param complete the trace is whole as far as spanprof can tell
+   * @param arrivalNanos when its last span was received, epoch nanoseconds
    */
-  record Recent(TraceProfile profile, String completion, boolean complete) {}
+  record Recent(TraceProfile profile, String completion, boolean complete, long arrivalNanos) {}
 
   /**
    * What is kept of one trace id: the fragment it answers with, and the others in the order
@@ -61,9 +62,17 @@ public final class RecentProfiles implements ProfileConsumer {
     }
 
     TraceSummary summary() {
-      return TraceSummary.of(shown.profile(), shown.completion(), shown.complete(), others);
+      return TraceSummary.of(shown.profile(), shown.completion(), shown.complete(), others,
+          shown.arrivalNanos());
     }
   }
+
+  /** Longest TTC first, ties by trace id, so that replicas' lists merge in one order. */
+  static final Comparator<TraceSummary> SLOWEST = Comparator
+      .comparingLong(TraceSummary::ttcNs).reversed().thenComparing(TraceSummary::traceId);
+  /** Latest arrival first, ties by trace id: the newest across replicas. */
+  static final Comparator<TraceSummary> NEWEST = Comparator
+      .comparingLong(TraceSummary::arrivalNanos).reversed().thenComparing(TraceSummary::traceId);
 
   RecentProfiles(QueryConfiguration configuration) {
     this.recent = new Recent[configuration.getRecentTraces()];
@@ -75,7 +84,8 @@ public final class RecentProfiles implements ProfileConsumer {
     TraceProfile withoutSegments = profile.withoutSegments();
     int root = profile.primaryRoot();
     Recent entry = new Recent(withoutSegments, trace.completion().label(),
-        root >= 0 && trace.isComplete(trace.spans().get(root), profile.orphanCount()));
+        root >= 0 && trace.isComplete(trace.spans().get(root), profile.orphanCount()),
+        arrivalNanos);
     synchronized (this) {
       int slot = (int) (kept++ % recent.length);
       recent[slot] = entry;
@@ -131,7 +141,7 @@ public final class RecentProfiles implements ProfileConsumer {
       byTrace.computeIfAbsent(entry.profile().traceId(), unused -> new ArrayList<>(1))
           .add(entry);
     }
-    Comparator<TraceSummary> faster = Comparator.comparingLong(TraceSummary::ttcNs);
+    Comparator<TraceSummary> faster = SLOWEST.reversed();
     PriorityQueue<TraceSummary> slowest = new PriorityQueue<>(faster);
     List<TraceSummary> result = new ArrayList<>();
     for (long position = newest - 1; position >= oldest; position--) {
@@ -159,7 +169,7 @@ public final class RecentProfiles implements ProfileConsumer {
     }
     if (query.slowest()) {
       result.addAll(slowest);
-      result.sort(faster.reversed());
+      result.sort(SLOWEST);
     }
     return result;
   }

@@ -15,6 +15,7 @@ import io.micronaut.http.annotation.Get;
 import io.micronaut.http.annotation.QueryValue;
 import io.micronaut.serde.annotation.Serdeable;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * {@code GET /api/v1/tail}: the root operations with traces in the tail window; with
@@ -27,16 +28,22 @@ final class TailController {
   static final double DEFAULT_QUANTILE = 0.9;
 
   private final TailService tail;
+  private final Fleet fleet;
 
-  TailController(TailService tail) {
+  TailController(TailService tail, Fleet fleet) {
     this.tail = tail;
+    this.fleet = fleet;
   }
 
   @Get(produces = MediaType.APPLICATION_JSON)
   HttpResponse<?> tail(@QueryValue @Nullable String service,
-      @QueryValue @Nullable String operation, @QueryValue @Nullable String quantile) {
+      @QueryValue @Nullable String operation, @QueryValue @Nullable String quantile,
+      @QueryValue @Nullable String scope) {
     if (service == null && operation == null && quantile == null) {
-      return HttpResponse.ok(tail.roots().stream().map(RootView::of).toList());
+      Fleet.Answer<List<TailRoot>> roots = fleet.answers(scope)
+          ? fleet.tail(null).map(window -> window.roots(fleet.tailNowNanos()))
+          : new Fleet.Answer<>(tail.roots(), List.of());
+      return roots.named(HttpResponse.ok(roots.value().stream().map(RootView::of).toList()));
     }
     if (service == null || operation == null) {
       return error(HttpStatus.BAD_REQUEST, "service and operation (of a root) are both required, "
@@ -52,8 +59,13 @@ final class TailController {
     if (!(q > 0 && q < 1)) {
       return error(HttpStatus.BAD_REQUEST, "quantile must be in (0, 1), got " + quantile);
     }
-    return tail.breakdown(new Operation(service, operation), q)
-        .<HttpResponse<?>>map(breakdown -> HttpResponse.ok(BreakdownView.of(breakdown)))
+    Operation root = new Operation(service, operation);
+    Fleet.Answer<Optional<TailBreakdown>> answer = fleet.answers(scope)
+        ? fleet.tail(root).map(window -> window.breakdown(root, q, fleet.tailNowNanos()))
+        : new Fleet.Answer<>(tail.breakdown(root, q), List.of());
+    return answer.value()
+        .<HttpResponse<?>>map(breakdown -> answer.named(
+            HttpResponse.ok(BreakdownView.of(breakdown, answer.missingPeers()))))
         .orElseGet(() -> error(HttpStatus.NOT_FOUND, "no trace rooted at " + service + " / "
             + operation + " in the tail window (GET /api/v1/tail lists the roots)"));
   }
@@ -84,9 +96,10 @@ final class TailController {
       double meanSlowNs,
       double meanAllNs,
       List<OperationRow> operations,
-      List<StateRow> states) {
+      List<StateRow> states,
+      List<String> missingPeers) {
 
-    static BreakdownView of(TailBreakdown tail) {
+    static BreakdownView of(TailBreakdown tail, List<String> missingPeers) {
       return new BreakdownView(tail.root().service(), tail.root().name(), tail.quantile(),
           tail.thetaNs(), tail.slowTraces(), tail.allTraces(), tail.meanSlowNs(),
           tail.meanAllNs(),
@@ -94,7 +107,8 @@ final class TailController {
               row.key().name(), row.meanSlowNs(), row.meanAllNs(), row.excessNs(),
               row.shareSlow(), row.shareAll())).toList(),
           tail.states().stream().map(row -> new StateRow(row.key(), row.meanSlowNs(),
-              row.meanAllNs(), row.excessNs(), row.shareSlow(), row.shareAll())).toList());
+              row.meanAllNs(), row.excessNs(), row.shareSlow(), row.shareAll())).toList(),
+          missingPeers);
     }
   }
 

@@ -10,6 +10,8 @@ import io.micronaut.http.annotation.Get;
 import io.micronaut.http.annotation.PathVariable;
 import io.micronaut.http.annotation.QueryValue;
 import io.micronaut.serde.annotation.Serdeable;
+import java.util.List;
+import java.util.Optional;
 
 /**
  * {@code GET /api/v1/traces}: the recent analysed traces, filtered and ordered; and
@@ -19,9 +21,11 @@ import io.micronaut.serde.annotation.Serdeable;
 final class TraceProfileController {
 
   private final RecentProfiles profiles;
+  private final Fleet fleet;
 
-  TraceProfileController(RecentProfiles profiles) {
+  TraceProfileController(RecentProfiles profiles, Fleet fleet) {
     this.profiles = profiles;
+    this.fleet = fleet;
   }
 
   @Get(produces = MediaType.APPLICATION_JSON)
@@ -31,7 +35,7 @@ final class TraceProfileController {
       @QueryValue @Nullable String maxTtcNs, @QueryValue @Nullable String minParallelism,
       @QueryValue @Nullable String maxParallelism, @QueryValue @Nullable String completion,
       @QueryValue @Nullable String error, @QueryValue @Nullable String order,
-      @QueryValue @Nullable String limit) {
+      @QueryValue @Nullable String limit, @QueryValue @Nullable String scope) {
     TraceQuery query;
     try {
       query = TraceQuery.parse(service, operation, containsService, containsOperation, minTtcNs,
@@ -39,16 +43,31 @@ final class TraceProfileController {
     } catch (IllegalArgumentException e) {
       return HttpResponse.status(HttpStatus.BAD_REQUEST).body(new ApiError(e.getMessage()));
     }
+    if (fleet.answers(scope)) {
+      Fleet.Answer<List<TraceSummary>> answer = fleet.traces(query);
+      return answer.named(HttpResponse.ok(answer.value()));
+    }
     return HttpResponse.ok(profiles.search(query));
   }
 
   @Get(uri = "/{traceId}", produces = MediaType.APPLICATION_JSON)
-  HttpResponse<?> get(@PathVariable String traceId) {
+  HttpResponse<?> get(@PathVariable String traceId, @QueryValue @Nullable String scope) {
     TraceId id;
     try {
       id = TraceId.fromHex(traceId);
     } catch (IllegalArgumentException e) {
       return HttpResponse.status(HttpStatus.BAD_REQUEST).body(new ApiError(e.getMessage()));
+    }
+    if (fleet.answers(scope)) {
+      // The profile as the replica that has it wrote it: a trace is whole on one.
+      Fleet.Answer<Optional<byte[]>> answer = fleet.trace(id);
+      return answer.value()
+          .<HttpResponse<?>>map(json -> answer.named(
+              HttpResponse.ok(json).contentType(MediaType.APPLICATION_JSON_TYPE)))
+          .orElseGet(() -> answer.named(HttpResponse.status(HttpStatus.NOT_FOUND).body(
+              new ApiError("no replica has recently analysed trace " + id.toHex()
+                  + (answer.missingPeers().isEmpty() ? ""
+                      : "; missing peers: " + answer.missingPeers())))));
     }
     return profiles.find(id)
         .<HttpResponse<?>>map(recent ->

@@ -80,6 +80,33 @@ record TraceQuery(
         limit);
   }
 
+  /** The query as {@link #parse} reads it, for asking the peers (without a leading {@code &}). */
+  String toQueryString() {
+    StringBuilder query = new StringBuilder("order=").append(slowest ? "slowest" : "newest")
+        .append("&limit=").append(limit)
+        .append("&minTtcNs=").append(minTtcNs)
+        .append("&maxTtcNs=").append(maxTtcNs)
+        .append("&minParallelism=").append(minParallelism);
+    if (maxParallelism != Double.POSITIVE_INFINITY) {
+      query.append("&maxParallelism=").append(maxParallelism);
+    }
+    append(query, "service", service);
+    append(query, "operation", operation);
+    if (contains != null) {
+      append(query, "containsService", contains.service());
+      append(query, "containsOperation", contains.name());
+    }
+    append(query, "completion", completion);
+    append(query, "error", error == null ? null : error.toString());
+    return query.toString();
+  }
+
+  private static void append(StringBuilder query, String name, String value) {
+    if (value != null) {
+      query.append('&').append(name).append('=').append(Fleet.encode(value));
+    }
+  }
+
   /** Whether a kept trace, of these distinct operations, matches. */
   boolean matches(TraceSummary summary, List<Operation> operations) {
     return (service == null || service.equals(summary.rootService()))

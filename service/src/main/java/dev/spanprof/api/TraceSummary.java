@@ -18,6 +18,8 @@ import java.util.List;
  * @param errorCount spans with status ERROR
  * @param orphanCount spans whose parent never arrived
  * @param fragments the trace's other fragments kept (semantics.md §2), in the order analysed
+ * @param arrivalNanos when its last span was received, epoch nanoseconds (semantics.md §7): what
+ *     orders the newest first across replicas
  */
 @Serdeable
 @JsonInclude(JsonInclude.Include.ALWAYS)
@@ -36,14 +38,15 @@ record TraceSummary(
     boolean complete,
     int errorCount,
     int orphanCount,
-    List<Fragment> fragments) {
+    List<Fragment> fragments,
+    long arrivalNanos) {
 
   /** Another fragment of the trace: how many spans, and why its assembly ended. */
   @Serdeable
   record Fragment(int spanCount, String completion) {}
 
   static TraceSummary of(TraceProfile profile, String completion, boolean complete,
-      List<RecentProfiles.Recent> others) {
+      List<RecentProfiles.Recent> others, long arrivalNanos) {
     int root = profile.primaryRoot();
     Operation operation = root < 0 ? new Operation("", "")
         : profile.distinctOperations().get(profile.spans().get(root).operation());
@@ -52,6 +55,6 @@ record TraceSummary(
         profile.parallelism(), profile.criticalPathNs(), profile.spanCount(), completion,
         complete, profile.errorCount(), profile.orphanCount(), others.stream()
             .map(other -> new Fragment(other.profile().spanCount(), other.completion()))
-            .toList());
+            .toList(), arrivalNanos);
   }
 }

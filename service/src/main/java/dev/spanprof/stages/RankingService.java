@@ -2,6 +2,7 @@ package dev.spanprof.stages;
 
 import dev.spanprof.analysis.ranking.CallRanking;
 import dev.spanprof.analysis.ranking.RankingSnapshot;
+import dev.spanprof.analysis.ranking.RankingState;
 import dev.spanprof.analysis.trace.TraceProfile;
 import dev.spanprof.assembly.CompletedTrace;
 import dev.spanprof.config.RankingConfiguration;
@@ -21,6 +22,7 @@ import java.util.List;
 public final class RankingService implements ProfileConsumer {
 
   private final CallRanking ranking;
+  private final RankingConfiguration configuration;
   private final TimeSource time;
   private final List<RankingListener> listeners;
   private final Periodic refresher;
@@ -35,6 +37,7 @@ public final class RankingService implements ProfileConsumer {
       throw new IllegalArgumentException(
           "invalid " + RankingConfiguration.PREFIX + " configuration: " + e.getMessage(), e);
     }
+    this.configuration = configuration;
     this.time = time;
     this.listeners = List.copyOf(listeners);
     this.refresher = Periodic.start("spanprof-ranking", configuration.getRefresh(), this::refresh);
@@ -60,6 +63,31 @@ public final class RankingService implements ProfileConsumer {
    */
   public RankingSnapshot forRoot(Operation root) {
     return ranking.snapshot(time.epochNanos(), root);
+  }
+
+  /**
+   * The additive state of the window as of now (semantics.md §7): of {@code root}'s traces, or of
+   * all with null.
+   */
+  public RankingState state(Operation root) {
+    return ranking.state(time.epochNanos(), root);
+  }
+
+  /**
+   * The ranking of the replicas' states merged, over {@code root}'s traces or all with null:
+   * what one process fed all their traces would rank (semantics.md §7).
+   *
+   * @throws IllegalArgumentException when a state's slices are of another length
+   */
+  public RankingSnapshot merge(List<RankingState> states, Operation root) {
+    CallRanking fleet = new CallRanking(configuration.getWindow(), configuration.getEpsilon(),
+        Integer.MAX_VALUE);
+    states.forEach(fleet::merge);
+    return fleet.snapshot(time.epochNanos(), root);
+  }
+
+  public long sliceNanos() {
+    return ranking.sliceNanos();
   }
 
   /** Recomputes now; the schedule does this every refresh interval. */

@@ -2,6 +2,7 @@ package dev.spanprof.stages;
 
 import dev.spanprof.analysis.tail.TailBreakdown;
 import dev.spanprof.analysis.tail.TailRoot;
+import dev.spanprof.analysis.tail.TailState;
 import dev.spanprof.analysis.tail.TailWindow;
 import dev.spanprof.analysis.trace.TraceProfile;
 import dev.spanprof.assembly.CompletedTrace;
@@ -22,6 +23,7 @@ import java.util.Optional;
 public final class TailService implements ProfileConsumer {
 
   private final TailWindow window;
+  private final Duration length;
   private final TimeSource time;
 
   TailService(TailConfiguration configuration, RankingConfiguration ranking, TimeSource time) {
@@ -34,6 +36,7 @@ public final class TailService implements ProfileConsumer {
       throw new IllegalArgumentException(
           "invalid " + TailConfiguration.PREFIX + " configuration: " + e.getMessage(), e);
     }
+    this.length = length;
     this.time = time;
   }
 
@@ -52,6 +55,32 @@ public final class TailService implements ProfileConsumer {
   /** Empty when the root has no trace in the window; quantile in (0, 1). */
   public Optional<TailBreakdown> breakdown(Operation root, double quantile) {
     return window.breakdown(root, quantile, time.epochNanos());
+  }
+
+  /** The additive state of the window as of now: of {@code root}'s traces, or all with null. */
+  public TailState state(Operation root) {
+    return window.state(time.epochNanos(), root);
+  }
+
+  /**
+   * The replicas' states merged into a window of their own, to be asked as of {@link #nowNanos}
+   * (semantics.md §7).
+   *
+   * @throws IllegalArgumentException when a state's slices are of another length
+   */
+  public TailWindow merge(List<TailState> states) {
+    TailWindow fleet = new TailWindow(length, Integer.MAX_VALUE, Integer.MAX_VALUE);
+    states.forEach(fleet::merge);
+    return fleet;
+  }
+
+  public long sliceNanos() {
+    return window.sliceNanos();
+  }
+
+  /** The time the window is read at. */
+  public long nowNanos() {
+    return time.epochNanos();
   }
 
   /** Traces left out because their root was beyond {@code spanprof.tail.max-roots}. */

@@ -33,12 +33,36 @@ public final class PoolSweep {
     this.capacity = capacity;
   }
 
-  /** Utilization per category (and "idle") and attribution per class (cpu, idle, wait states). */
+  /**
+   * Utilization per category (and "idle") and attribution per class (cpu, idle, wait states);
+   * {@code occupiedNs} is A_c per category, in core-nanoseconds, what adds up across replicas.
+   */
   public record Figures(
       double capacity,
       double availableNs,
       Map<String, Double> utilization,
-      Map<String, Double> attributionNs) {}
+      Map<String, Double> attributionNs,
+      Map<String, Double> occupiedNs) {}
+
+  /** The category for what no category occupies. */
+  public static final String IDLE = "idle";
+
+  /**
+   * U_c = A_c / A_r per category and U_idle = max(0, 1 − Σ U_c), never clamping U_c
+   * (semantics.md §3); from A_c per category and A_r, {@code availableNs}.
+   */
+  public static Map<String, Double> utilization(Map<String, Double> occupiedNs,
+      double availableNs) {
+    Map<String, Double> utilization = new TreeMap<>();
+    double used = 0;
+    for (Map.Entry<String, Double> category : occupiedNs.entrySet()) {
+      double share = availableNs == 0 ? 0 : category.getValue() / availableNs;
+      utilization.put(category.getKey(), share);
+      used += share;
+    }
+    utilization.put(IDLE, Math.max(0, 1 - used));
+    return utilization;
+  }
 
   /**
    * A resource of the pool was in {@code state} over [fromNanos, toNanos) with {@code cores}
@@ -65,7 +89,7 @@ public final class PoolSweep {
     Map<String, Double> attribution = new TreeMap<>();
     Map<String, Double> occupiedNs = new TreeMap<>();
     attribution.put("cpu", 0.0);
-    attribution.put("idle", 0.0);
+    attribution.put(IDLE, 0.0);
     waitStates.keySet().forEach(state -> attribution.put(state, 0.0));
     categories.keySet().forEach(category -> occupiedNs.put(category, 0.0));
     long previous = fromNanos;
@@ -80,15 +104,8 @@ public final class PoolSweep {
     account(toNanos - previous, running, waiting, occupied, attribution, occupiedNs);
 
     double available = capacity * (toNanos - fromNanos);
-    Map<String, Double> utilization = new TreeMap<>();
-    double used = 0;
-    for (Map.Entry<String, Double> category : occupiedNs.entrySet()) {
-      double share = available == 0 ? 0 : category.getValue() / available;
-      utilization.put(category.getKey(), share);
-      used += share;
-    }
-    utilization.put("idle", Math.max(0, 1 - used));
-    return new Figures(capacity, available, utilization, attribution);
+    return new Figures(capacity, available, utilization(occupiedNs, available), attribution,
+        occupiedNs);
   }
 
   private void account(double dt, double running, Map<String, Double> waiting,
@@ -109,7 +126,7 @@ public final class PoolSweep {
       attribution.merge(state.getKey(), state.getValue() * share * dt, Double::sum);
     }
     if (w <= unused) {
-      attribution.merge("idle", (unused - w) * dt, Double::sum);
+      attribution.merge(IDLE, (unused - w) * dt, Double::sum);
     }
     for (Map.Entry<String, Double> category : occupied.entrySet()) {
       occupiedNs.merge(category.getKey(), category.getValue() * dt, Double::sum);

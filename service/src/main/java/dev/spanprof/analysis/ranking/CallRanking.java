@@ -185,6 +185,11 @@ public final class CallRanking {
     }
   }
 
+  /** The length of a slice of the window: its states merge with others of the same. */
+  public long sliceNanos() {
+    return bucketNanos;
+  }
+
   /** Spans counted under {@link #OVERFLOW} since start because the operation limit was reached. */
   public synchronized long overflowSpans() {
     return overflowSpans;

@@ -178,6 +178,11 @@ public final class TailWindow {
     }
   }
 
+  /** The length of a slice of the window: its states merge with others of the same. */
+  public long sliceNanos() {
+    return sliceNanos;
+  }
+
   /** Traces left out because their root was beyond the limit of roots. */
   public synchronized long overflowTraces() {
     return overflowTraces;
