@@ -22,10 +22,25 @@ export async function api(path) {
   if (response.status === 401 || response.status === 403) {
     askForToken();
   }
+  showMissingPeers(response.headers.get('Spanprof-Missing-Peers'));
   if (!response.ok) {
     throw new Error((body && body.error) || `${response.status} ${response.statusText}`);
   }
   return body;
+}
+
+/**
+ * With `spanprof.query.peers` set, every answer is the fleet's; a replica that did not answer in
+ * time is named in a banner over the page, since its share is missing from what the page shows.
+ */
+function showMissingPeers(missing) {
+  if (!missing) return;
+  let banner = document.getElementById('missing-peers');
+  if (!banner) {
+    banner = el('p', {id: 'missing-peers', class: 'banner', role: 'alert'});
+    document.body.insertBefore(banner, document.getElementById('page'));
+  }
+  banner.textContent = 'Not every replica answered; this page lacks the share of: ' + missing;
 }
 
 /** Where the read token typed into the page is kept: this tab only, until it is closed. */

@@ -11,6 +11,8 @@ import io.micronaut.http.HttpStatus;
 import io.micronaut.http.MediaType;
 import io.micronaut.http.annotation.Controller;
 import io.micronaut.http.annotation.Get;
+import io.micronaut.scheduling.TaskExecutors;
+import io.micronaut.scheduling.annotation.ExecuteOn;
 import io.micronaut.http.annotation.QueryValue;
 import io.micronaut.serde.annotation.Serdeable;
 import dev.spanprof.span.Operation;
@@ -24,6 +26,8 @@ import java.util.Locale;
  * with an expected interval) corrected for coordinated omission.
  */
 @Controller("/api/v1/distributions")
+// Waits for the peers: off the event loop, which serves this replica's own share of the query.
+@ExecuteOn(TaskExecutors.BLOCKING)
 final class DistributionsController {
 
   private final DistributionService distributions;

@@ -9,6 +9,8 @@ import io.micronaut.http.MediaType;
 import io.micronaut.http.annotation.QueryValue;
 import io.micronaut.http.annotation.Controller;
 import io.micronaut.http.annotation.Get;
+import io.micronaut.scheduling.TaskExecutors;
+import io.micronaut.scheduling.annotation.ExecuteOn;
 import io.micronaut.serde.annotation.Serdeable;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -19,6 +21,8 @@ import java.util.Map;
  * (window times in Unix epoch nanoseconds, like span times).
  */
 @Controller("/api/v1/pools")
+// Waits for the peers: off the event loop, which serves this replica's own share of the query.
+@ExecuteOn(TaskExecutors.BLOCKING)
 final class PoolsController {
 
   private final PoolService pools;

@@ -13,6 +13,8 @@ import io.micronaut.http.HttpStatus;
 import io.micronaut.http.MediaType;
 import io.micronaut.http.annotation.Controller;
 import io.micronaut.http.annotation.Get;
+import io.micronaut.scheduling.TaskExecutors;
+import io.micronaut.scheduling.annotation.ExecuteOn;
 import io.micronaut.http.annotation.QueryValue;
 import java.util.List;
 
@@ -23,6 +25,8 @@ import java.util.List;
  * every {@code spanprof.ranking.refresh}).
  */
 @Controller("/api/v1/ranking")
+// Waits for the peers: off the event loop, which serves this replica's own share of the query.
+@ExecuteOn(TaskExecutors.BLOCKING)
 final class RankingController {
 
   private static final int DEFAULT_TOP = 50;

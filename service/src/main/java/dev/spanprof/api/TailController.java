@@ -12,6 +12,8 @@ import io.micronaut.http.HttpStatus;
 import io.micronaut.http.MediaType;
 import io.micronaut.http.annotation.Controller;
 import io.micronaut.http.annotation.Get;
+import io.micronaut.scheduling.TaskExecutors;
+import io.micronaut.scheduling.annotation.ExecuteOn;
 import io.micronaut.http.annotation.QueryValue;
 import io.micronaut.serde.annotation.Serdeable;
 import java.util.List;
@@ -23,6 +25,8 @@ import java.util.Optional;
  * traces are slow (semantics.md §6). Times in ns.
  */
 @Controller("/api/v1/tail")
+// Waits for the peers: off the event loop, which serves this replica's own share of the query.
+@ExecuteOn(TaskExecutors.BLOCKING)
 final class TailController {
 
   static final double DEFAULT_QUANTILE = 0.9;

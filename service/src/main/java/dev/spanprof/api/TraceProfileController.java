@@ -7,6 +7,8 @@ import io.micronaut.http.HttpStatus;
 import io.micronaut.http.MediaType;
 import io.micronaut.http.annotation.Controller;
 import io.micronaut.http.annotation.Get;
+import io.micronaut.scheduling.TaskExecutors;
+import io.micronaut.scheduling.annotation.ExecuteOn;
 import io.micronaut.http.annotation.PathVariable;
 import io.micronaut.http.annotation.QueryValue;
 import io.micronaut.serde.annotation.Serdeable;
@@ -18,6 +20,8 @@ import java.util.Optional;
  * {@code GET /api/v1/traces/{traceId}}: the profile of one of them.
  */
 @Controller("/api/v1/traces")
+// Waits for the peers: off the event loop, which serves this replica's own share of the query.
+@ExecuteOn(TaskExecutors.BLOCKING)
 final class TraceProfileController {
 
   private final RecentProfiles profiles;

@@ -15,14 +15,14 @@ import org.openqa.selenium.chrome.ChromeOptions;
  * scripts/install-test-tools.sh, named here so that Selenium never looks for a browser of its own
  * to download. The flags keep Chromium off the network this machine does not have.
  */
-final class Chromium {
+public final class Chromium {
 
   private static final Path SCREENSHOTS = Path.of("target", "ui-screenshots");
 
   private Chromium() {}
 
   /** Chromium with its profile in {@code profile}, a directory the test removes after it. */
-  static ChromeDriver start(int width, int height, Path profile) {
+  public static ChromeDriver start(int width, int height, Path profile) {
     ChromeOptions options = new ChromeOptions();
     options.setBinary("/usr/bin/chromium");
     options.addArguments("--headless=new", "--no-sandbox", "--disable-gpu",
@@ -38,7 +38,7 @@ final class Chromium {
   }
 
   /** Saves what the browser shows as target/ui-screenshots/{name}.png, a test artefact. */
-  static Path screenshot(ChromeDriver driver, String name) throws IOException {
+  public static Path screenshot(ChromeDriver driver, String name) throws IOException {
     Files.createDirectories(SCREENSHOTS);
     Path file = SCREENSHOTS.resolve(name + ".png");
     Files.copy(driver.getScreenshotAs(OutputType.FILE).toPath(), file,
