@@ -71,7 +71,7 @@ class ArchitectureTest {
    * OTLP, ingest and export; configuration is read by the adapters; ingest is read only by what
    * reports on it or wires it; the stages after the analysis (export, api) by metrics and the wiring; the peers of a fleet by the API. The UI's pages read the API over HTTP, like any client: nothing of spanprof's. The
    * bearer tokens are asked by the receivers, the API and the management port, each for the access
-   * it needs; the UI's pages say they need none.
+   * it needs, and TLS as a client serves forwarding and the peers; the UI's pages say they need none.
    */
   @Test
   void packages_followTheDataFlow() {
@@ -101,7 +101,8 @@ class ArchitectureTest {
         .whereLayer("Stages").mayOnlyBeAccessedByLayers("Export", "Api", "Metrics", "Wiring")
         .whereLayer("Ingest").mayOnlyBeAccessedByLayers("Management", "Metrics", "Wiring")
         .whereLayer("Security")
-        .mayOnlyBeAccessedByLayers("Ingest", "Api", "Ui", "Management", "Wiring")
+        .mayOnlyBeAccessedByLayers("Ingest", "Export", "Api", "Fleet", "Ui", "Management",
+            "Wiring")
         .whereLayer("Config").mayOnlyBeAccessedByLayers("Ingest", "Stages", "Export", "Api", "Fleet",
             "Metrics", "Management", "Security", "Wiring")
         .check(MAIN_CLASSES);

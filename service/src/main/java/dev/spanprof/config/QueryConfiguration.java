@@ -19,6 +19,7 @@ public final class QueryConfiguration {
   private List<String> peers = List.of();
   private Duration peerTimeout = Duration.ofSeconds(5);
   private String peerTokenFile;
+  private String peerCaFile = "";
 
   /** How many analysed trace profiles {@code GET /api/v1/traces/{traceId}} can answer for. */
   public int getRecentTraces() {
@@ -70,5 +71,14 @@ public final class QueryConfiguration {
 
   public void setPeerTokenFile(String peerTokenFile) {
     this.peerTokenFile = peerTokenFile == null || peerTokenFile.isBlank() ? null : peerTokenFile;
+  }
+
+  /** A PEM CA bundle the peers' certificates are checked by (https peers); empty: the JVM's. */
+  public String getPeerCaFile() {
+    return peerCaFile;
+  }
+
+  public void setPeerCaFile(String peerCaFile) {
+    this.peerCaFile = peerCaFile == null ? "" : peerCaFile;
   }
 }

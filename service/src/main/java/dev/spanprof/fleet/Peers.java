@@ -26,31 +26,42 @@ final class Peers {
   }
 
   /**
-   * @param bases the peers' base URLs, without a trailing slash
+   * One peer to ask.
+   *
+   * @param base its base URL, without a trailing slash
+   * @param tlsName for {@code dns+https}, the name its certificate must carry (it is reached by
+   *     address); null: the URL's host
+   */
+  record Peer(String base, String tlsName) {}
+
+  /**
+   * @param peers the peers, each once
    * @param unresolved the {@code dns+} entries whose name resolved to nothing, each with why
    */
-  record Resolved(List<String> bases, List<String> unresolved) {}
+  record Resolved(List<Peer> peers, List<String> unresolved) {}
 
   Resolved resolve() {
-    List<String> bases = new ArrayList<>();
+    List<Peer> peers = new ArrayList<>();
     List<String> unresolved = new ArrayList<>();
     for (String peer : configured) {
       String base = peer.endsWith("/") ? peer.substring(0, peer.length() - 1) : peer;
       if (!base.startsWith(DNS)) {
-        bases.add(base);
+        peers.add(new Peer(base, null));
         continue;
       }
       URI uri = URI.create(base.substring(DNS.length()));
+      String tlsName = uri.getScheme().equals("https") ? uri.getHost() : null;
       try {
         for (InetAddress address : InetAddress.getAllByName(uri.getHost())) {
           String host = address.getHostAddress();
-          bases.add(uri.getScheme() + "://" + (host.contains(":") ? "[" + host + "]" : host)
-              + (uri.getPort() < 0 ? "" : ":" + uri.getPort()));
+          peers.add(new Peer(uri.getScheme() + "://"
+              + (host.contains(":") ? "[" + host + "]" : host)
+              + (uri.getPort() < 0 ? "" : ":" + uri.getPort()), tlsName));
         }
       } catch (UnknownHostException e) {
         unresolved.add(peer + " (does not resolve)");
       }
     }
-    return new Resolved(bases.stream().distinct().toList(), unresolved);
+    return new Resolved(peers.stream().distinct().toList(), unresolved);
   }
 }
