@@ -15,6 +15,7 @@ import dev.spanprof.fleet.PeerClient.Reply;
 import dev.spanprof.span.Operation;
 import dev.spanprof.span.TraceId;
 import dev.spanprof.stages.DistributionService;
+import dev.spanprof.stages.FleetRanking;
 import dev.spanprof.stages.RankingService;
 import dev.spanprof.stages.TailService;
 import dev.spanprof.v1.PoolWindowState;
@@ -40,7 +41,7 @@ import java.util.zip.DataFormatException;
  * named in {@link Answer#missingPeers()}; the rest is the others' data.
  */
 @Singleton
-final class Fleet {
+final class Fleet implements FleetRanking {
 
   static final String PROTOBUF = "application/x-protobuf";
   /**
@@ -81,6 +82,11 @@ final class Fleet {
   /** Whether an answer is the fleet's: peers are configured and the caller did not ask for local. */
   boolean answers(String scope) {
     return peers.enabled() && !"local".equals(scope);
+  }
+
+  @Override
+  public Optional<RankingSnapshot> fleetRanking() {
+    return peers.enabled() ? Optional.of(ranking(null).value()) : Optional.empty();
   }
 
   /** The ranking over {@code root}'s traces, or all with null. */

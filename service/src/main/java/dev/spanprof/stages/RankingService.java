@@ -9,6 +9,7 @@ import dev.spanprof.config.RankingConfiguration;
 import dev.spanprof.span.Operation;
 import dev.spanprof.time.TimeSource;
 import jakarta.annotation.PreDestroy;
+import jakarta.inject.Provider;
 import jakarta.inject.Singleton;
 import java.util.List;
 
@@ -25,11 +26,13 @@ public final class RankingService implements ProfileConsumer {
   private final RankingConfiguration configuration;
   private final TimeSource time;
   private final List<RankingListener> listeners;
+  /** Lazily: the fleet's ranking is merged by the API, which reads this service. */
+  private final Provider<FleetRanking> fleet;
   private final Periodic refresher;
   private volatile RankingSnapshot latest = new RankingSnapshot(List.of(), List.of());
 
-  RankingService(
-      RankingConfiguration configuration, TimeSource time, List<RankingListener> listeners) {
+  RankingService(RankingConfiguration configuration, TimeSource time,
+      List<RankingListener> listeners, Provider<FleetRanking> fleet) {
     try {
       this.ranking = new CallRanking(configuration.getWindow(), configuration.getEpsilon(),
           configuration.getMaxOperations());
@@ -40,6 +43,7 @@ public final class RankingService implements ProfileConsumer {
     this.configuration = configuration;
     this.time = time;
     this.listeners = List.copyOf(listeners);
+    this.fleet = fleet;
     this.refresher = Periodic.start("spanprof-ranking", configuration.getRefresh(), this::refresh);
   }
 
@@ -90,13 +94,17 @@ public final class RankingService implements ProfileConsumer {
     return ranking.sliceNanos();
   }
 
-  /** Recomputes now; the schedule does this every refresh interval. */
+  /**
+   * Recomputes now; the schedule does this every refresh interval. The listeners are told the
+   * fleet's ranking when there are peers, this process's otherwise.
+   */
   public RankingSnapshot refresh() {
     RankingSnapshot snapshot = ranking.snapshot(time.epochNanos());
     latest = snapshot;
     long overflow = ranking.overflowSpans();
+    RankingSnapshot told = fleet.get().fleetRanking().orElse(snapshot);
     for (RankingListener listener : listeners) {
-      listener.onRanking(snapshot, overflow);
+      listener.onRanking(told, overflow);
     }
     return snapshot;
   }

@@ -178,6 +178,19 @@ class FleetProcessTest {
         .isLessThan(rankingCount(get(reference, "/api/v1/ranking?top=1000")) / 2);
   }
 
+  /** With peers, every replica's gauge is the fleet's: one line per operation, not per replica. */
+  @Test
+  @Order(1)
+  void involvementGauge_ofEveryReplica_isTheReferences() {
+    String gauge = "spanprof_involvement_ratio{service_name=\"db\",span_name=\"db.query\"}";
+    double expected = metric(reference, gauge);
+    assertThat(expected).isBetween(0.1, 1.0);
+    for (SpanprofProcess replica : replicas) {
+      await("the replica's gauge refreshed", () ->
+          Math.abs(metric(replica, gauge) - expected) < 1e-9);
+    }
+  }
+
   @Test
   @Order(1)
   void tail_ofEveryRoot_equalsTheReferences() throws Exception {
@@ -476,6 +489,22 @@ class FleetProcessTest {
 
   private static int localTraceCount(SpanprofProcess process) {
     return parse(get(process, "/api/v1/traces?scope=local&limit=5000")).getAsJsonArray().size();
+  }
+
+  /** A sample's value on the management port's /metrics. */
+  private static double metric(SpanprofProcess process, String series) {
+    try {
+      String text = HTTP.send(HttpRequest.newBuilder(URI.create(process.managementUrl("/metrics")))
+          .build(), HttpResponse.BodyHandlers.ofString()).body();
+      for (String line : text.split("\n")) {
+        if (line.startsWith(series + " ")) {
+          return Double.parseDouble(line.substring(series.length() + 1).trim().split(" ")[0]);
+        }
+      }
+      return Double.NaN;
+    } catch (IOException | InterruptedException e) {
+      throw new IllegalStateException(e);
+    }
   }
 
   private static long analysedTraces(SpanprofProcess process) {

@@ -16,6 +16,7 @@ import dev.spanprof.span.SpanRecord;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.Optional;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -76,7 +77,8 @@ class WindowAlignmentTest {
       time.advance(startedLater);
       RankingConfiguration rankingConfiguration = new RankingConfiguration();
       rankingConfiguration.setWindow(Duration.ofSeconds(60));
-      ranking = new RankingService(rankingConfiguration, time, List.of());
+      ranking = new RankingService(rankingConfiguration, time, List.of(),
+          () -> Optional::empty);
       tail = new TailService(new TailConfiguration(), rankingConfiguration, time);
       AnalysisStage stage = new AnalysisStage(new TraceAnalyzer(SpanMapping.defaults()),
           ProfileConsumer.composite(List.of(ranking, tail)));
