@@ -9,7 +9,12 @@
    scrapes it; its HTTP API must show the target up, spanprof_received_spans_total equal to the
    golden trace's span count, and spanprof_resource_time_seconds_total, in all and by state,
    equal to the golden resource times. The rules must evaluate over the scraped data.
-5. A second spanprof serves its management port with TLS (a CA and certificate openssl makes)
+5. Three spanprof replicas, peers of each other, each fed a third of 900 traces (whole, by trace
+   id) and scraped by one Prometheus: histogram_quantile over the buckets summed by le agrees
+   with the replicas' merged HdrHistogram (the fleet's /api/v1/distributions) within the bucket
+   it falls in, the recording rule's p99 likewise, and every recording and alerting rule
+   evaluates over the three without error.
+6. A second spanprof serves its management port with TLS (a CA and certificate openssl makes)
    and asks for a token: plaintext and a scrape without the token are refused, the probes stay
    open, and a real Prometheus with the shipped prometheus-tls.yml scrapes it.
 
@@ -100,11 +105,11 @@ def promtool_checks():
     print("ok: promtool check config, check rules, test rules")
 
 
-def start_spanprof(work, ports, *options):
+def start_spanprof(work, ports, *options, log_name="spanprof.log"):
     overrides = os.path.join(work, "it.yml")
     with open(overrides, "w", encoding="utf-8") as f:
         f.write("spanprof:\n  pools:\n    capacity:\n      'C/*': 2\n")
-    log = open(os.path.join(work, "spanprof.log"), "a", encoding="utf-8")
+    log = open(os.path.join(work, log_name), "a", encoding="utf-8")
     config_files = os.path.join(ROOT, "deploy", "kubernetes", "base", "spanprof.yml") + "," + overrides
     return subprocess.Popen([
         "java", "-Dmicronaut.config.files=" + config_files,
@@ -150,14 +155,16 @@ def spanprof_checks(ports, golden_input, expected):
           "spanprof counted the golden trace's spans")
 
 
-def start_prometheus(work, ports, config_name="prometheus.yml"):
+def start_prometheus(work, ports, config_name="prometheus.yml", targets=None):
     shutil.copy(os.path.join(PROMETHEUS_DIR, "rules.yml"), work)
     with open(os.path.join(PROMETHEUS_DIR, config_name), encoding="utf-8") as f:
         config = f.read()
     # The shipped file, pointed at this spanprof and scraping and evaluating every second.
-    config = config.replace('"localhost:9464"', f'"127.0.0.1:{ports["management"]}"')
+    config = config.replace('"localhost:9464"', ", ".join(
+        f'"{target}"' for target in (targets or [f"127.0.0.1:{ports['management']}"])))
     config = re.sub(r"(scrape|evaluation)_interval: 15s", r"\1_interval: 1s", config)
-    check(f"127.0.0.1:{ports['management']}" in config, "prometheus.yml's target pointed at spanprof")
+    check(all(target in config for target in (targets or [f"127.0.0.1:{ports['management']}"])),
+          "prometheus.yml's targets pointed at spanprof")
     with open(os.path.join(work, "prometheus.yml"), "w", encoding="utf-8") as f:
         f.write(config)
     run("promtool", "check", "config", "prometheus.yml", cwd=work)
@@ -200,6 +207,109 @@ def prometheus_checks(ports, expected):
     ratio = until("the recording rules evaluated",
                   lambda: query(ports, "spanprof:buffered_spans:ratio"))
     check(list(ratio.values()) == [0.0], "recording rule spanprof:buffered_spans:ratio = 0 (buffer drained)")
+
+
+FLEET_TRACES = 900
+# Sent before Prometheus scrapes, so that the rest increases the counters it has seen: a rate
+# (the recording rules') needs an increase.
+FIRST_TRACES = 10
+
+
+def fleet_traces():
+    """900 traces of one root operation, durations spread log-uniformly over 1 ms to 3 s (a fixed
+    sequence), each with one child; as OTLP/JSON requests per replica by trace id: the first
+    FIRST_TRACES of each, then the rest."""
+    requests = [[], [], []]
+    for t in range(FLEET_TRACES):
+        trace_id = f"{0xF1EE7000 + t:016x}{(t * 2654435761) % 2**64:016x}"
+        duration = int(1e6 * 3000 ** ((t * 7919 % FLEET_TRACES) / FLEET_TRACES))
+        start = 1_700_000_000_000_000_000 + t * 10_000_000_000
+        root = {"traceId": trace_id, "spanId": "00000000000000a1", "name": "GET /x", "kind": 2,
+                "startTimeUnixNano": str(start), "endTimeUnixNano": str(start + duration)}
+        child = {"traceId": trace_id, "spanId": "00000000000000b2", "parentSpanId": "00000000000000a1",
+                 "name": "db.query", "kind": 3, "startTimeUnixNano": str(start + duration // 4),
+                 "endTimeUnixNano": str(start + duration // 2)}
+        requests[int(trace_id[16:], 16) % 3] += [root, child]
+    def body(spans):
+        return json.dumps({"resourceSpans": [{
+            "resource": {"attributes": [{"key": "service.name", "value": {"stringValue": "shop"}}]},
+            "scopeSpans": [{"spans": spans}]}]}).encode("utf-8")
+    first = 2 * FIRST_TRACES
+    return [(body(spans[:first]), body(spans[first:])) for spans in requests], [
+        len(spans) // 2 for spans in requests]
+
+
+def fleet_checks(work):
+    # A directory of its own: a Prometheus of its own, with a database of its own.
+    work = os.path.join(work, "fleet")
+    os.makedirs(work)
+    replicas = [{"http": free_port(), "management": free_port()} for _ in range(3)]
+    ports = {"prometheus": free_port()}
+    peers = ",".join(f"http://127.0.0.1:{r['http']}" for r in replicas)
+    processes = []
+    try:
+        for i, replica in enumerate(replicas):
+            processes.append(start_spanprof(work, replica, f"-Dspanprof.query.peers={peers}",
+                                            log_name=f"replica-{i}.log"))
+        bodies, counts = fleet_traces()
+
+        def send(part, expected):
+            for replica, body, count in zip(replicas, bodies, counts):
+                until("a replica ready", lambda: http(f"http://127.0.0.1:{replica['management']}/health/readiness")[0] == 200)
+                status, _ = http(f"http://127.0.0.1:{replica['http']}/v1/traces", data=body[part],
+                                 headers={"Content-Type": "application/json"})
+                check(status == 200, f"a replica accepted {'its first' if part == 0 else 'the rest of its'} traces")
+            for replica, count in zip(replicas, counts):
+                until("the replica's traces analysed", lambda: json.loads(http(
+                    f"http://127.0.0.1:{replica['http']}/api/v1/status")[1])["analysedTraces"] == expected(count))
+            until("all three replicas' traces scraped", lambda: list(query(
+                ports, "sum(spanprof_traces_total)").values()) == [float(sum(map(expected, counts)))])
+
+        prometheus = start_prometheus(work, ports, targets=[f"127.0.0.1:{r['management']}" for r in replicas])
+        processes.append(prometheus)
+        api = f"http://127.0.0.1:{ports['prometheus']}"
+        until("Prometheus ready", lambda: http(api + "/-/ready")[0] == 200)
+        send(0, lambda count: FIRST_TRACES)
+        send(1, lambda count: count)
+
+        selector = '{service_name="shop", span_name="GET /x"}'
+        buckets = query(ports, f"sum by (le) (spanprof_duration_seconds_bucket{selector})")
+        bounds = sorted(float(json.loads(k)["le"]) for k in buckets)
+        distribution = json.loads(http(f"http://127.0.0.1:{replicas[0]['http']}/api/v1/distributions?"
+                                       + urllib.parse.urlencode({"service": "shop", "operation": "GET /x"}))[1])
+        check(distribution["missingPeers"] == [] and distribution["cumulative"]["count"] == FLEET_TRACES,
+              f"the fleet's distribution holds all {FLEET_TRACES} traces")
+
+        def bucket(seconds):
+            return next(i for i, le in enumerate(bounds) if seconds <= le)
+
+        def same_bucket(prometheus_seconds, merged_ns, what):
+            # The merged value is the top of its 1 % HdrHistogram bucket: allow that much.
+            merged = merged_ns / 1e9
+            low = bounds[bucket(prometheus_seconds) - 1] if bucket(prometheus_seconds) > 0 else 0
+            high = bounds[bucket(prometheus_seconds)]
+            check(low * 0.99 <= merged <= high * 1.01,
+                  f"{what}: Prometheus {prometheus_seconds:.4f} s and the merged HdrHistogram "
+                  f"{merged:.4f} s in one bucket ({low}, {high}]")
+
+        for q in ("0.5", "0.9", "0.99"):
+            (value,) = query(ports, f"histogram_quantile({q}, sum by (le) "
+                                    f"(spanprof_duration_seconds_bucket{selector}))").values()
+            same_bucket(value, distribution["cumulative"]["quantilesNs"][q], f"p{q} over three replicas")
+        (recorded,) = until("the recording rule over three replicas", lambda: query(
+            ports, f"spanprof:duration_seconds:p99_5m{selector}")).values()
+        same_bucket(recorded, distribution["cumulative"]["quantilesNs"]["0.99"],
+                    "spanprof:duration_seconds:p99_5m")
+        ratios = query(ports, "spanprof:buffered_spans:ratio")
+        check(len(ratios) == 3, "spanprof:buffered_spans:ratio: one series per replica")
+        rules = [rule for group in json.loads(http(api + "/api/v1/rules")[1])["data"]["groups"]
+                 for rule in group["rules"]]
+        broken = [(rule["name"], rule.get("lastError")) for rule in rules if rule["health"] != "ok"]
+        check(rules and not broken, f"all {len(rules)} recording and alerting rules evaluate over "
+                                    f"three replicas ({broken or 'no error'})")
+    finally:
+        for process in processes:
+            stop(process)
 
 
 def make_certificate(secrets):
@@ -276,9 +386,10 @@ def main():
         prometheus_checks(ports, expected)
         stop(prometheus)
         stop(spanprof)
+        fleet_checks(work)
         secured_checks(work, ports)
     except BaseException:
-        for log in ("spanprof.log", "prometheus.log"):
+        for log in ("spanprof.log", "prometheus.log", "fleet/replica-0.log", "fleet/prometheus.log"):
             path = os.path.join(work, log)
             if os.path.exists(path):
                 with open(path, encoding="utf-8", errors="replace") as f:

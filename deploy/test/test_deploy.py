@@ -172,7 +172,7 @@ class GatewayTest(unittest.TestCase, SpanprofContainerChecks):
             if kind != "Namespace":
                 self.assertEqual(manifest["metadata"].get("namespace"), "spanprof", f"{kind} {name}")
 
-    def test_only_the_gateway_and_prometheus_reach_the_replicas(self):
+    def test_only_the_gateway_the_replicas_and_prometheus_reach_the_replicas(self):
         policy = self.manifests[("NetworkPolicy", "spanprof")]
         replicas = self.manifests[("Deployment", "spanprof")]["spec"]["template"]["metadata"]
         self.assertEqual(policy["spec"]["podSelector"]["matchLabels"].items() - replicas["labels"].items(),
@@ -181,9 +181,12 @@ class GatewayTest(unittest.TestCase, SpanprofContainerChecks):
         gateway_labels = self.manifests[("Deployment", "otel-gateway")]["spec"]["template"]["metadata"]["labels"]
         rules = {tuple(sorted(p["port"] for p in rule["ports"])): rule["from"]
                  for rule in policy["spec"]["ingress"]}
-        self.assertEqual(set(rules), {(PORTS["otlp-grpc"], PORTS["otlp-http"]), (PORTS["metrics"],)})
+        self.assertEqual(set(rules), {(PORTS["otlp-grpc"], PORTS["otlp-http"]), (PORTS["otlp-http"],),
+                                      (PORTS["metrics"],)})
         (otlp,) = rules[(PORTS["otlp-grpc"], PORTS["otlp-http"])]
         self.assertEqual(otlp["podSelector"]["matchLabels"].items() - gateway_labels.items(), set())
+        (peers,) = rules[(PORTS["otlp-http"],)]
+        self.assertEqual(peers["podSelector"]["matchLabels"].items() - replicas["labels"].items(), set())
         (metrics,) = rules[(PORTS["metrics"],)]
         self.assertEqual(metrics["podSelector"]["matchLabels"], {"app.kubernetes.io/name": "prometheus"})
 
@@ -251,6 +254,19 @@ class GatewayTest(unittest.TestCase, SpanprofContainerChecks):
         for probe in ("startupProbe", "livenessProbe", "readinessProbe"):
             self.assertEqual(container[probe]["httpGet"]["scheme"], "HTTPS", probe)
         self.check_scrape_annotations(deployment["spec"]["template"], **{"prometheus.io/scheme": "https"})
+
+    def test_replicas_answer_for_the_fleet_through_the_front_door(self):
+        (container,) = self.manifests[("Deployment", "spanprof")]["spec"]["template"]["spec"]["containers"]
+        variables = env(container)
+        headless = self.manifests[("Service", "spanprof-headless")]["metadata"]["name"]
+        self.assertEqual(variables["SPANPROF_QUERY_PEERS"],
+                         f"dns+https://{headless}.spanprof.svc:{PORTS['otlp-http']}")
+        self.assertEqual(variables["SPANPROF_QUERY_PEER_CA_FILE"], "/etc/spanprof-tls/ca.crt")
+        self.assertEqual(variables["SPANPROF_QUERY_PEER_TOKEN_FILE"], "/etc/spanprof-tokens/peer")
+        # Any replica answers for all, through the one Service on the query port.
+        query = self.manifests[("Service", "spanprof")]
+        self.assertIn(PORTS["otlp-http"], [p["port"] for p in query["spec"]["ports"]])
+        self.assertNotEqual(query["spec"].get("clusterIP"), "None")
 
     def test_collector_routes_by_trace_id_to_the_headless_service(self):
         headless = self.manifests[("Service", "spanprof-headless")]
@@ -505,6 +521,15 @@ class DashboardTest(unittest.TestCase):
             self.assertTrue(panel["targets"], panel["title"])
             for target in panel["targets"]:
                 self.assertRegex(target["expr"], r"spanprof_|process_|jvm_", panel["title"])
+        exprs = {p["id"]: [t["expr"] for t in p["targets"]] for p in panels}
+        # Merged across replicas: quantiles from the summed buckets, not a max of summaries;
+        # the ranking one line per operation (every replica exports the fleet's).
+        quantiles = next(p for p in panels if "quantiles" in p["title"].lower())
+        for expr in exprs[quantiles["id"]]:
+            self.assertRegex(expr, r"^histogram_quantile\(0\.\d+, sum by \(le, service_name, span_name\)")
+        ranking = next(p for p in panels if "ranking" in p["title"].lower())
+        self.assertIn("max by (service_name, span_name) (spanprof_involvement_ratio", exprs[ranking["id"]][0])
+        self.assertFalse([e for es in exprs.values() for e in es if "spanprof_duration_quantile_seconds" in e])
         titles = " ".join(p["title"] for p in panels).lower()
         for topic in ("resource time by state", "parallelism", "inclusive and exclusive",
                       "critical-path", "ranking", "quantiles", "pool utilization",
