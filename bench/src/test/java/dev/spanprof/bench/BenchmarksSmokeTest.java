@@ -50,7 +50,9 @@ class BenchmarksSmokeTest {
             "dev.spanprof.export.ExportRequestBenchmark.streamedIntoGzip",
             "dev.spanprof.export.ExportRequestBenchmark.streamedIntoZlib",
             "dev.spanprof.export.EndToEndBenchmark.walkAnalyseEnrichForward",
-            "dev.spanprof.bench.PipelineBenchmark.analyseAndRecord");
+            "dev.spanprof.bench.PipelineBenchmark.analyseAndRecord",
+            "dev.spanprof.api.FleetStateBenchmark.mergeRanking",
+            "dev.spanprof.api.FleetStateBenchmark.mergeTail");
     assertThat(results).allSatisfy(result ->
         assertThat(result.getPrimaryResult().getScore()).isPositive());
   }

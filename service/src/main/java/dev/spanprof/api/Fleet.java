@@ -6,6 +6,8 @@ import dev.spanprof.analysis.pool.PoolSweep;
 import dev.spanprof.analysis.pool.PoolWindows.PoolWindow;
 import dev.spanprof.analysis.ranking.RankingSnapshot;
 import dev.spanprof.analysis.ranking.RankingState;
+import dev.spanprof.analysis.tail.TailBreakdown;
+import dev.spanprof.analysis.tail.TailRoot;
 import dev.spanprof.analysis.tail.TailState;
 import dev.spanprof.analysis.tail.TailWindow;
 import dev.spanprof.config.HistogramConfiguration;
@@ -91,24 +93,36 @@ final class Fleet implements FleetRanking {
 
   /** The ranking over {@code root}'s traces, or all with null. */
   Answer<RankingSnapshot> ranking(Operation root) {
-    Gathered gathered = states("ranking", root);
+    long asOfNanos = ranking.nowNanos();
+    Gathered gathered = states("ranking", root, "asOf=" + asOfNanos, "summed=true");
     List<RankingState> states = new ArrayList<>();
     gathered.each((peer, state) -> states.add(
         sameSlices(state.ranking(), RankingState::sliceNanos, ranking.sliceNanos())));
-    return gathered.answer(ranking.merge(states, root));
+    return gathered.answer(ranking.merge(states, root, asOfNanos));
   }
 
-  /** The tail window of {@code root}'s traces, or of every root with null. */
-  Answer<TailWindow> tail(Operation root) {
-    Gathered gathered = states("tail", root);
+  /** Every root operation with traces in the fleet's tail window. */
+  Answer<List<TailRoot>> tailRoots() {
+    long asOfNanos = tail.nowNanos();
+    return tail(null, asOfNanos).map(window -> window.roots(asOfNanos));
+  }
+
+  /** The breakdown of the fleet's tail of {@code root} at {@code quantile}. */
+  Answer<Optional<TailBreakdown>> tailBreakdown(Operation root, double quantile) {
+    long asOfNanos = tail.nowNanos();
+    return tail(root, asOfNanos).map(window -> window.breakdown(root, quantile, asOfNanos));
+  }
+
+  /**
+   * The tail window of {@code root}'s traces, or of every root with null, cut at {@code
+   * asOfNanos} on every peer.
+   */
+  private Answer<TailWindow> tail(Operation root, long asOfNanos) {
+    Gathered gathered = states("tail", root, "asOf=" + asOfNanos, "summed=true");
     List<TailState> states = new ArrayList<>();
     gathered.each((peer, state) -> states.add(
         sameSlices(state.tail(), TailState::sliceNanos, tail.sliceNanos())));
     return gathered.answer(tail.merge(states));
-  }
-
-  long tailNowNanos() {
-    return tail.nowNanos();
   }
 
   /** One operation's distribution of one kind; empty when no replica has it. */

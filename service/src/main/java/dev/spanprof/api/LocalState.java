@@ -52,12 +52,14 @@ final class LocalState {
     }
     Operation operation = request.getService().isEmpty() && request.getOperation().isEmpty()
         ? null : new Operation(request.getService(), request.getOperation());
-    StateProtos.Writer state = new StateProtos.Writer(time.epochNanos());
+    long asOfNanos = request.getAsOfEpochNanos() != 0 ? request.getAsOfEpochNanos()
+        : time.epochNanos();
+    StateProtos.Writer state = new StateProtos.Writer(asOfNanos);
     if (parts.contains("ranking")) {
-      state.ranking(ranking.state(operation));
+      state.ranking(ranking.state(operation, asOfNanos, request.getSummed()));
     }
     if (parts.contains("tail")) {
-      state.tail(tail.state(operation));
+      state.tail(tail.state(operation, asOfNanos, request.getSummed()));
     }
     if (parts.contains("distribution") && operation != null) {
       Kind kind = switch (request.getKind()) {

@@ -136,7 +136,7 @@ final class ProfileGrpcService extends ProfileServiceGrpc.ProfileServiceImplBase
     boolean fleetAnswer = fleet.answers(scope(request.getLocal()));
     if (service == null && operation == null) {
       Fleet.Answer<List<TailRoot>> roots = fleetAnswer
-          ? fleet.tail(null).map(window -> window.roots(fleet.tailNowNanos()))
+          ? fleet.tailRoots()
           : new Fleet.Answer<>(tail.roots(), List.of());
       Tail.Builder answer = Tail.newBuilder().addAllMissingPeers(roots.missingPeers());
       roots.value().forEach(root -> answer.addRoots(ProtoViews.tailRoot(root)));
@@ -155,7 +155,7 @@ final class ProfileGrpcService extends ProfileServiceGrpc.ProfileServiceImplBase
     }
     Operation root = new Operation(service, operation);
     Fleet.Answer<Optional<TailBreakdown>> found = fleetAnswer
-        ? fleet.tail(root).map(window -> window.breakdown(root, quantile, fleet.tailNowNanos()))
+        ? fleet.tailBreakdown(root, quantile)
         : new Fleet.Answer<>(tail.breakdown(root, quantile), List.of());
     found.value().ifPresentOrElse(
         breakdown -> answer(responses, Tail.newBuilder()

@@ -22,7 +22,9 @@ import java.util.List;
  * protobuf when asked with {@code Accept: application/x-protobuf}, else as its proto3 JSON
  * mapping. {@code part} (repeatable) narrows it to what a fleet query needs; {@code service} and
  * {@code operation} to one root or operation; {@code kind} picks the distribution; the list's
- * parameters ({@code order}, {@code limit}, filters) pick the recent traces.
+ * parameters ({@code order}, {@code limit}, filters) pick the recent traces; {@code asOf} (epoch
+ * nanoseconds) ends the windows at the asker's clock and {@code summed=true} adds each window's
+ * slices up into one.
  */
 @Controller("/api/v1/state")
 final class StateController {
@@ -37,6 +39,7 @@ final class StateController {
   HttpResponse<?> state(HttpRequest<?> request, @QueryValue @Nullable String scope,
       @QueryValue @Nullable List<String> part, @QueryValue @Nullable String service,
       @QueryValue @Nullable String operation, @QueryValue @Nullable String kind,
+      @QueryValue @Nullable Long asOf, @QueryValue @Nullable Boolean summed,
       @QueryValue @Nullable String containsService,
       @QueryValue @Nullable String containsOperation, @QueryValue @Nullable String minTtcNs,
       @QueryValue @Nullable String maxTtcNs, @QueryValue @Nullable String minParallelism,
@@ -59,7 +62,9 @@ final class StateController {
     if (distributionKind == null) {
       return badRequest("kind must be duration, self_time or critical_path, got '" + kind + "'");
     }
-    GetStateRequest.Builder asked = GetStateRequest.newBuilder().setKind(distributionKind);
+    GetStateRequest.Builder asked = GetStateRequest.newBuilder().setKind(distributionKind)
+        .setAsOfEpochNanos(asOf == null ? 0 : asOf)
+        .setSummed(summed != null && summed);
     if (part != null) {
       asked.addAllParts(part);
     }

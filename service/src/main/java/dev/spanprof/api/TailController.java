@@ -45,7 +45,7 @@ final class TailController {
       @QueryValue @Nullable String scope) {
     if (service == null && operation == null && quantile == null) {
       Fleet.Answer<List<TailRoot>> roots = fleet.answers(scope)
-          ? fleet.tail(null).map(window -> window.roots(fleet.tailNowNanos()))
+          ? fleet.tailRoots()
           : new Fleet.Answer<>(tail.roots(), List.of());
       return roots.named(HttpResponse.ok(roots.value().stream().map(RootView::of).toList()));
     }
@@ -65,7 +65,7 @@ final class TailController {
     }
     Operation root = new Operation(service, operation);
     Fleet.Answer<Optional<TailBreakdown>> answer = fleet.answers(scope)
-        ? fleet.tail(root).map(window -> window.breakdown(root, q, fleet.tailNowNanos()))
+        ? fleet.tailBreakdown(root, q)
         : new Fleet.Answer<>(tail.breakdown(root, q), List.of());
     return answer.value()
         .<HttpResponse<?>>map(breakdown -> answer.named(

@@ -74,20 +74,33 @@ public final class RankingService implements ProfileConsumer {
    * all with null.
    */
   public RankingState state(Operation root) {
-    return ranking.state(time.epochNanos(), root);
+    return state(root, time.epochNanos(), false);
   }
 
   /**
-   * The ranking of the replicas' states merged, over {@code root}'s traces or all with null:
-   * what one process fed all their traces would rank (semantics.md §7).
+   * The additive state of the window ending at {@code asOfNanos}; with {@code summed}, its slices
+   * added up into one (CallRanking#summedState).
+   */
+  public RankingState state(Operation root, long asOfNanos, boolean summed) {
+    return summed ? ranking.summedState(asOfNanos, root) : ranking.state(asOfNanos, root);
+  }
+
+  /** The clock the window is cut by. */
+  public long nowNanos() {
+    return time.epochNanos();
+  }
+
+  /**
+   * The ranking of the replicas' states merged, over {@code root}'s traces or all with null, as of
+   * {@code asOfNanos}: what one process fed all their traces would rank (semantics.md §7).
    *
    * @throws IllegalArgumentException when a state's slices are of another length
    */
-  public RankingSnapshot merge(List<RankingState> states, Operation root) {
+  public RankingSnapshot merge(List<RankingState> states, Operation root, long asOfNanos) {
     CallRanking fleet = new CallRanking(configuration.getWindow(), configuration.getEpsilon(),
         Integer.MAX_VALUE);
     states.forEach(fleet::merge);
-    return fleet.snapshot(time.epochNanos(), root);
+    return fleet.snapshot(asOfNanos, root);
   }
 
   public long sliceNanos() {

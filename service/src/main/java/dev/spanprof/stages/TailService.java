@@ -59,7 +59,15 @@ public final class TailService implements ProfileConsumer {
 
   /** The additive state of the window as of now: of {@code root}'s traces, or all with null. */
   public TailState state(Operation root) {
-    return window.state(time.epochNanos(), root);
+    return state(root, time.epochNanos(), false);
+  }
+
+  /**
+   * The additive state of the window ending at {@code asOfNanos}; with {@code summed}, each root's
+   * slices added up into one (TailWindow#summedState).
+   */
+  public TailState state(Operation root, long asOfNanos, boolean summed) {
+    return summed ? window.summedState(asOfNanos, root) : window.state(asOfNanos, root);
   }
 
   /**

@@ -269,6 +269,24 @@ public final class CallRanking {
   }
 
   /**
+   * As {@link #state}, its slices added up into one, the newest: what a fleet's window needs of a
+   * replica, a tenth of the bytes of every slice apart.
+   */
+  public RankingState summedState(long nowNanos, Operation root) {
+    RankingState slices = state(nowNanos, root);
+    if (slices.slices().size() < 2) {
+      return slices;
+    }
+    long newest = slices.slices().get(slices.slices().size() - 1).id();
+    CallRanking sum = new CallRanking(Duration.ofNanos(bucketNanos * BUCKETS), epsilon,
+        Integer.MAX_VALUE);
+    sum.merge(new RankingState(bucketNanos, slices.slices().stream()
+        .map(slice -> new RankingState.Slice(newest, slice.roots(), slice.fragments()))
+        .toList()));
+    return sum.state(nowNanos, root);
+  }
+
+  /**
    * Adds another ranking's state (another replica's) to this one, slice by slice: the figures
    * then cover the traces of both. Its operations are taken as they are, beyond any limit.
    *

@@ -150,6 +150,25 @@ public final class TailWindow {
   }
 
   /**
+   * As {@link #state}, each root's slices added up into one, the newest: what a fleet's window
+   * needs of a replica, a tenth of the bytes of every slice apart.
+   */
+  public TailState summedState(long nowNanos, Operation root) {
+    TailState slices = state(nowNanos, root);
+    TailWindow sum = new TailWindow(Duration.ofNanos(sliceNanos * SLICES), Integer.MAX_VALUE,
+        Integer.MAX_VALUE);
+    sum.merge(new TailState(sliceNanos, slices.roots().stream()
+        .map(tail -> {
+          long newest = tail.slices().stream().mapToLong(TailState.Slice::id).max().orElse(0);
+          return new TailState.RootState(tail.root(), tail.operations(), tail.states(),
+              tail.slices().stream().map(slice -> new TailState.Slice(newest, slice.buckets()))
+                  .toList());
+        })
+        .toList()));
+    return sum.state(nowNanos, root);
+  }
+
+  /**
    * Adds another window's state (another replica's) to this one, slice by slice: the figures then
    * cover the traces of both. Its roots and rows are taken up to this window's limits.
    *

@@ -45,10 +45,13 @@ class RankingStateTest {
     for (Operation root : new Operation[] {null, new Operation("svc", "GET /cart"),
         new Operation("svc", "POST /order")}) {
       CallRanking fleet = new CallRanking(WINDOW, 1e-6, Integer.MAX_VALUE);
+      CallRanking summed = new CallRanking(WINDOW, 1e-6, Integer.MAX_VALUE);
       for (CallRanking replica : replicas) {
         fleet.merge(replica.state(now, root));
+        summed.merge(replica.summedState(now, root));
       }
       assertSameRanking(fleet.snapshot(now, root), reference.snapshot(now, root));
+      assertSameRanking(summed.snapshot(now, root), reference.snapshot(now, root));
     }
   }
 
@@ -63,6 +66,23 @@ class RankingStateTest {
 
     assertThat(state.sliceNanos()).isEqualTo(10 * SECOND);
     assertThat(state.slices()).extracting(RankingState.Slice::id).containsExactly(9L);
+  }
+
+  @Test
+  void summedState_oneSliceTheNewest_holdingEveryLiveSlice() {
+    CallRanking ranking = new CallRanking(WINDOW, 1e-6, 5000);
+    TraceBuilder trace = new TraceBuilder().span("GET /cart", null, "t1", 0, 100);
+    for (long second : new long[] {5, 15, 95}) {
+      ranking.add(trace.spans(), trace.analyze(), second * SECOND);
+    }
+
+    RankingState summed = ranking.summedState(99 * SECOND, null);
+
+    assertThat(summed.slices()).singleElement().satisfies(slice -> {
+      assertThat(slice.id()).isEqualTo(9);
+      assertThat(slice.roots()).singleElement().satisfies(root ->
+          assertThat(root.operations().get(0).count()).isEqualTo(3));
+    });
   }
 
   @Test

@@ -36,17 +36,23 @@ class TailStateTest {
     }
     long now = 95_000 * MS;
     TailWindow fleet = new TailWindow(Duration.ofMinutes(5), Integer.MAX_VALUE, Integer.MAX_VALUE);
+    TailWindow summed = new TailWindow(Duration.ofMinutes(5), Integer.MAX_VALUE, Integer.MAX_VALUE);
     for (TailWindow replica : replicas) {
       fleet.merge(replica.state(now, null));
+      summed.merge(replica.summedState(now, null));
     }
 
-    assertThat(fleet.roots(now)).isEqualTo(reference.roots(now));
-    for (Operation root : new Operation[] {CHECKOUT, SEARCH}) {
-      for (double quantile : new double[] {0.5, 0.9, 0.99}) {
-        assertThat(fleet.breakdown(root, quantile, now))
-            .isEqualTo(reference.breakdown(root, quantile, now)).isPresent();
+    for (TailWindow merged : new TailWindow[] {fleet, summed}) {
+      assertThat(merged.roots(now)).isEqualTo(reference.roots(now));
+      for (Operation root : new Operation[] {CHECKOUT, SEARCH}) {
+        for (double quantile : new double[] {0.5, 0.9, 0.99}) {
+          assertThat(merged.breakdown(root, quantile, now))
+              .isEqualTo(reference.breakdown(root, quantile, now)).isPresent();
+        }
       }
     }
+    assertThat(replicas[0].summedState(now, null).roots())
+        .allSatisfy(root -> assertThat(root.slices()).hasSize(1));
   }
 
   @Test
