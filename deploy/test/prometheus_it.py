@@ -261,7 +261,7 @@ def fleet_checks(work):
                 check(status == 200, f"a replica accepted {'its first' if part == 0 else 'the rest of its'} traces")
             for replica, count in zip(replicas, counts):
                 until("the replica's traces analysed", lambda: json.loads(http(
-                    f"http://127.0.0.1:{replica['http']}/api/v1/status")[1])["analysedTraces"] == expected(count))
+                    f"http://127.0.0.1:{replica['http']}/api/v1/status?scope=local")[1])["analysedTraces"] == expected(count))
             until("all three replicas' traces scraped", lambda: list(query(
                 ports, "sum(spanprof_traces_total)").values()) == [float(sum(map(expected, counts)))])
 

@@ -257,7 +257,7 @@ public final class FleetLatency {
 
   private static long analysed(int port) {
     try {
-      String body = new String(get(port, "/api/v1/status", "application/json").body(),
+      String body = new String(get(port, "/api/v1/status?scope=local", "application/json").body(),
           StandardCharsets.UTF_8);
       int at = body.indexOf("\"analysedTraces\":") + "\"analysedTraces\":".length();
       return Long.parseLong(body.substring(at, body.indexOf(',', at)));

@@ -23,8 +23,10 @@ import dev.spanprof.stages.TailService;
 import dev.spanprof.v1.PoolWindowState;
 import dev.spanprof.v1.State;
 import io.micronaut.http.HttpResponse;
+import io.micronaut.json.JsonMapper;
 import io.micronaut.http.MutableHttpResponse;
 import jakarta.inject.Singleton;
+import java.io.IOException;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -56,10 +58,12 @@ final class Fleet implements FleetRanking {
   private final RankingService ranking;
   private final TailService tail;
   private final int significantDigits;
+  private final JsonMapper json;
 
   Fleet(PeerClient peers, RankingService ranking, TailService tail,
-      HistogramConfiguration histograms) {
+      HistogramConfiguration histograms, JsonMapper json) {
     this.peers = peers;
+    this.json = json;
     this.ranking = ranking;
     this.tail = tail;
     this.significantDigits = histograms.getSignificantDigits();
@@ -171,6 +175,24 @@ final class Fleet implements FleetRanking {
           attributionByReplica);
     }).toList()));
     return gathered.answer(pools);
+  }
+
+  /**
+   * Every replica's counters added up, on this replica's clock ({@code here}: its own answer, for
+   * the clock and the windows).
+   */
+  Answer<StatusController.Status> status(StatusController.Status here) {
+    Replies replies = peers.get("/api/v1/status?scope=local", "application/json");
+    List<String> missing = new ArrayList<>(replies.missingPeers());
+    StatusController.Status sum = here.zero();
+    for (Reply reply : replies.replies()) {
+      try {
+        sum = sum.plus(json.readValue(reply.body(), StatusController.Status.class));
+      } catch (IOException | RuntimeException e) {
+        missing.add(reply.peer() + " (unreadable status: " + e.getMessage() + ")");
+      }
+    }
+    return new Answer<>(sum, missing);
   }
 
   /** The matching recent traces of every replica, merged in the query's order. */

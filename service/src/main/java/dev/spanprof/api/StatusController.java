@@ -7,18 +7,26 @@ import dev.spanprof.time.TimeSource;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.micronaut.core.annotation.Nullable;
+import io.micronaut.http.HttpResponse;
 import io.micronaut.http.MediaType;
 import io.micronaut.http.annotation.Controller;
 import io.micronaut.http.annotation.Get;
+import io.micronaut.http.annotation.QueryValue;
+import io.micronaut.scheduling.TaskExecutors;
+import io.micronaut.scheduling.annotation.ExecuteOn;
 import io.micronaut.serde.annotation.Serdeable;
 import java.time.Instant;
 
 /**
  * {@code GET /api/v1/status}: spanprof's own counters, read from the meters /metrics exposes
  * (each summed over its labels), so that the UI's overview shows the same numbers. Rates are the
- * reader's to take from two answers and their {@code nowNanos}.
+ * reader's to take from two answers and their {@code nowNanos}. With peers, every replica's
+ * counters added up (each span and trace is counted by one replica).
  */
 @Controller("/api/v1/status")
+// Waits for the peers: off the event loop, which serves this replica's own share of the query.
+@ExecuteOn(TaskExecutors.BLOCKING)
 final class StatusController {
 
   private final MeterRegistry registry;
@@ -26,10 +34,12 @@ final class StatusController {
   private final boolean forwarding;
   private final long rankingWindowNs;
   private final long histogramWindowNs;
+  private final Fleet fleet;
 
   StatusController(MeterRegistry registry, TimeSource time, ExportConfiguration export,
-      RankingConfiguration ranking, HistogramConfiguration histograms) {
+      RankingConfiguration ranking, HistogramConfiguration histograms, Fleet fleet) {
     this.registry = registry;
+    this.fleet = fleet;
     this.time = time;
     this.forwarding = !export.getEndpoint().isBlank();
     this.rankingWindowNs = ranking.getWindow().toNanos();
@@ -37,7 +47,15 @@ final class StatusController {
   }
 
   @Get(produces = MediaType.APPLICATION_JSON)
-  Status status() {
+  HttpResponse<Status> status(@QueryValue @Nullable String scope) {
+    if (fleet.answers(scope)) {
+      Fleet.Answer<Status> answer = fleet.status(local());
+      return answer.named(HttpResponse.ok(answer.value()));
+    }
+    return HttpResponse.ok(local());
+  }
+
+  private Status local() {
     Instant now = time.now();
     return new Status(now.getEpochSecond() * 1_000_000_000 + now.getNano(), count("spanprof.received.spans"),
         count("spanprof.refused.spans"), count("spanprof.exported.spans"),
@@ -80,5 +98,21 @@ final class StatusController {
       long bufferedSpansLimit,
       boolean forwarding,
       long rankingWindowNs,
-      long histogramWindowNs) {}
+      long histogramWindowNs) {
+
+    /** This answer's counters and those of {@code other} added, its clock and windows kept. */
+    Status plus(Status other) {
+      return new Status(nowNanos, receivedSpans + other.receivedSpans,
+          refusedSpans + other.refusedSpans, exportedSpans + other.exportedSpans,
+          exportFailedSpans + other.exportFailedSpans, analysedTraces + other.analysedTraces,
+          bufferedSpans + other.bufferedSpans, bufferedSpansLimit + other.bufferedSpansLimit,
+          forwarding || other.forwarding, rankingWindowNs, histogramWindowNs);
+    }
+
+    /** No counts: what the replicas' counters are added to. */
+    Status zero() {
+      return new Status(nowNanos, 0, 0, 0, 0, 0, 0, 0, false, rankingWindowNs,
+          histogramWindowNs);
+    }
+  }
 }

@@ -178,6 +178,18 @@ class FleetProcessTest {
         .isLessThan(rankingCount(get(reference, "/api/v1/ranking?top=1000")) / 2);
   }
 
+  @Test
+  @Order(1)
+  void status_addsUpEveryReplicasCounters() {
+    JsonObject fleet = parse(get(replicas.get(2), "/api/v1/status")).getAsJsonObject();
+    JsonObject single = parse(get(reference, "/api/v1/status")).getAsJsonObject();
+
+    for (String counter : new String[] {"receivedSpans", "refusedSpans", "analysedTraces"}) {
+      assertThat(fleet.get(counter)).as(counter).isEqualTo(single.get(counter));
+    }
+    assertThat(analysedTraces(replicas.get(2))).isEqualTo(sentTo.get(2).size());
+  }
+
   /** With peers, every replica's gauge is the fleet's: one line per operation, not per replica. */
   @Test
   @Order(1)
@@ -508,8 +520,8 @@ class FleetProcessTest {
   }
 
   private static long analysedTraces(SpanprofProcess process) {
-    return parse(get(process, "/api/v1/status")).getAsJsonObject().get("analysedTraces")
-        .getAsLong();
+    return parse(get(process, "/api/v1/status?scope=local")).getAsJsonObject()
+        .get("analysedTraces").getAsLong();
   }
 
   private static boolean hasPoolWindow(SpanprofProcess process) {
