@@ -21,13 +21,16 @@ final class BusySeries {
   private final SplittableRandom random = new SplittableRandom(1);
   private final TraceId trace = new TraceId(1, 2);
 
-  /** Records {@code values} durations into each of series 0 to {@code series} − 1. */
+  /**
+   * Records {@code values} durations into each of series 0 to {@code series} − 1, as of traces
+   * that arrived in slice {@code slice}.
+   */
   void fillSlice(DistributionRegistry registry, int series, int values, int slice, long nowNanos) {
     for (int i = 0; i < series; i++) {
       Distribution distribution = registry.series(key(i), 0, nowNanos);
       for (int v = 0; v < values; v++) {
         long nanos = (long) Math.pow(10, 4 + 6 * random.nextDouble());
-        distribution.record(nanos, trace, v, nowNanos, slice * 10_000L);
+        distribution.record(nanos, trace, v, nowNanos, slice * 10_000L, slice);
       }
     }
   }

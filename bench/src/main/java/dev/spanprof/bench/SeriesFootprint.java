@@ -11,8 +11,10 @@ import java.util.Arrays;
  * The heap that busy distribution series take: {@code series} series (default 10 000), each
  * recording {@code values} durations per window slice (default 200, spread from 10 µs to 10 s)
  * through every slice of its sliding window, with exemplars, as the service's registry keeps
- * them. Measured with the current slice full too, just before the advance that would complete
- * it: the most a series holds in its cycle (right after an advance its current slice is empty).
+ * them. Measured with an open slice full too, just before the advance that would complete it:
+ * the most a series holds in its cycle. A slice's traces are analysed a trace timeout after they
+ * arrived, so its values come while it is the earlier of the two open slices, and the current one
+ * holds next to none then (semantics.md §7).
  * Prints the heap used after a full collection, before and after, in total and per series; then
  * what reading every series' views takes, as a scrape of {@code /metrics} reads them (one reader
  * for all, the median of five passes).
@@ -34,14 +36,15 @@ public final class SeriesFootprint {
     DistributionRegistry registry =
         new DistributionRegistry(2, SLICES, bounds, series + 10, Duration.ofHours(1));
     BusySeries busy = new BusySeries();
-    for (int slice = 0; slice < SLICES; slice++) {
+    // As the service records them: a slice's traces analysed after its end, while it is the
+    // earlier of the two open slices; measured before the advance that completes the last.
+    for (int slice = 0; slice <= SLICES; slice++) {
+      registry.advance(0, slice + 1);
       busy.fillSlice(registry, series, values, slice, 0);
-      registry.advance(0);
     }
-    busy.fillSlice(registry, series, values, SLICES, 0);
 
     long after = usedAfterGc();
-    System.out.printf("%d series x %d values per slice, %d slices completed and the current one"
+    System.out.printf("%d series x %d values per slice, %d slices completed and an open one"
             + " full: %.1f MB, %.1f KB per series%n",
         registry.size(), values, SLICES, (after - before) / 1e6,
         (after - before) / 1e3 / registry.size());

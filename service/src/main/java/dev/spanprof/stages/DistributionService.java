@@ -7,6 +7,7 @@ import dev.spanprof.analysis.distribution.DistributionRegistry.SeriesKey;
 import dev.spanprof.analysis.trace.TraceProfile;
 import dev.spanprof.analysis.trace.TraceProfile.SpanProfile;
 import dev.spanprof.assembly.CompletedTrace;
+import dev.spanprof.config.AssemblyConfiguration;
 import dev.spanprof.config.HistogramConfiguration;
 import dev.spanprof.config.MetricsConfiguration;
 import dev.spanprof.span.SpanKind;
@@ -65,10 +66,12 @@ public final class DistributionService implements ProfileConsumer {
   private final ConcurrentHashMap<String, ConcurrentHashMap<String, SpanSeries[]>> knownSeries =
       new ConcurrentHashMap<>();
   private final int significantDigits;
+  private final long sliceNanos;
+  private final long graceNanos;
   private final Periodic advancer;
 
   DistributionService(HistogramConfiguration histograms, MetricsConfiguration metrics,
-      TimeSource time) {
+      AssemblyConfiguration assembly, TimeSource time) {
     this.significantDigits = histograms.getSignificantDigits();
     try {
       this.registry = new DistributionRegistry(significantDigits,
@@ -85,12 +88,41 @@ public final class DistributionService implements ProfileConsumer {
     this.operationLabels = concat(OPERATION_LABELS, dimensionLabels);
     histograms.getExpectedInterval().forEach((operation, interval) ->
         expectedIntervalNanos.put(operation, interval.toNanos()));
-    // Slices end at multiples of their length in epoch time, as on every replica (§7).
-    this.advancer = Periodic.startAligned("spanprof-distributions",
-        histograms.getWindow().dividedBy(HistogramConfiguration.WINDOW_SLICES), time, () -> {
-          registry.advance(time.epochNanos());
-          forgetRetiredSeries();
-        });
+    // Slices are multiples of their length in epoch time, as on every replica, and a trace counts
+    // in the slice of its arrival (§7). It is analysed a trace timeout later: a slice stays open
+    // that long past its end, and completes then.
+    this.sliceNanos = histograms.getWindow().dividedBy(HistogramConfiguration.WINDOW_SLICES)
+        .toNanos();
+    this.graceNanos = graceNanos(assembly, sliceNanos);
+    registry.startAt(currentSlice(time.epochNanos()));
+    this.advancer = Periodic.startAligned("spanprof-distributions", Duration.ofNanos(sliceNanos),
+        Duration.ofNanos(graceNanos), time, this::advance);
+  }
+
+  /**
+   * Completes the slice that ended the grace ago and opens the next, in every series: what the
+   * advancer runs at each slice's end plus the grace.
+   */
+  void advance() {
+    long now = time.epochNanos();
+    registry.advance(now, currentSlice(now));
+    forgetRetiredSeries();
+  }
+
+  /**
+   * How long past its end a slice stays open: a trace timeout, a sweep and a second for the
+   * analysis queue; at most nine tenths of a slice, as two slices are open at once (a trace
+   * analysed later than that counts in the slice after its arrival's).
+   */
+  static long graceNanos(AssemblyConfiguration assembly, long sliceNanos) {
+    long wanted = assembly.getTraceTimeout().plus(assembly.getSweepInterval())
+        .plusSeconds(1).toNanos();
+    return Math.min(wanted, sliceNanos - sliceNanos / 10);
+  }
+
+  /** The slice of arrivals the current open slice holds at {@code epochNanos}. */
+  private long currentSlice(long epochNanos) {
+    return Math.floorDiv(epochNanos - graceNanos, sliceNanos) + 1;
   }
 
   private static long[] bucketNanos(HistogramConfiguration histograms) {
@@ -100,6 +132,7 @@ public final class DistributionService implements ProfileConsumer {
   @Override
   public void accept(CompletedTrace trace, TraceProfile profile, long arrivalNanos) {
     long epochMillis = Math.floorDiv(arrivalNanos, 1_000_000);
+    long arrivalSlice = Math.floorDiv(arrivalNanos, sliceNanos);
     List<SpanRecord> spans = trace.spans();
     for (int i = 0; i < spans.size(); i++) {
       SpanRecord span = spans.get(i);
@@ -107,15 +140,17 @@ public final class DistributionService implements ProfileConsumer {
       SpanSeries series = spanSeries(span, arrivalNanos);
       Distribution.recordEach(series.duration(), span.durationNanos(), series.selfTime(),
           result.selfTimeNs(), series.criticalPath(), result.criticalPathNs(), trace.traceId(),
-          span.spanId(), arrivalNanos, epochMillis);
+          span.spanId(), arrivalNanos, epochMillis, arrivalSlice);
     }
     // Per span above; per trace only for whole traces, as a late fragment is none (§2).
     if (profile.primaryRoot() >= 0 && !trace.fragment()) {
       SpanRecord root = spans.get(profile.primaryRoot());
       registry.series(operationKey(Kind.TRACE_TTX, root, List.of()), 0, arrivalNanos)
-          .record(profile.ttxNs(), trace.traceId(), root.spanId(), arrivalNanos, epochMillis);
+          .record(profile.ttxNs(), trace.traceId(), root.spanId(), arrivalNanos, epochMillis,
+              arrivalSlice);
       registry.series(operationKey(Kind.TRACE_TTC, root, List.of()), 0, arrivalNanos)
-          .record(profile.ttcNs(), trace.traceId(), root.spanId(), arrivalNanos, epochMillis);
+          .record(profile.ttcNs(), trace.traceId(), root.spanId(), arrivalNanos, epochMillis,
+              arrivalSlice);
     }
   }
 

@@ -45,8 +45,14 @@ public final class Periodic {
    */
   public static Periodic startAligned(String threadName, Duration interval, TimeSource time,
       Runnable task) {
+    return startAligned(threadName, interval, Duration.ZERO, time, task);
+  }
+
+  /** As {@link #startAligned(String, Duration, TimeSource, Runnable)}, {@code offset} after each. */
+  public static Periodic startAligned(String threadName, Duration interval, Duration offset,
+      TimeSource time, Runnable task) {
     Periodic periodic = new Periodic(threadName, task);
-    periodic.scheduleAligned(interval.toNanos(), time);
+    periodic.scheduleAligned(interval.toNanos(), offset.toNanos(), time);
     return periodic;
   }
 
@@ -55,13 +61,14 @@ public final class Periodic {
     return intervalNanos - Math.floorMod(epochNanos, intervalNanos);
   }
 
-  private void scheduleAligned(long intervalNanos, TimeSource time) {
+  private void scheduleAligned(long intervalNanos, long offsetNanos, TimeSource time) {
     // One run at a time, each scheduling the next from the wall clock: no drift from it.
     try {
       executor.schedule(() -> {
         run();
-        scheduleAligned(intervalNanos, time);
-      }, nanosToNextMultiple(time.epochNanos(), intervalNanos), TimeUnit.NANOSECONDS);
+        scheduleAligned(intervalNanos, offsetNanos, time);
+      }, nanosToNextMultiple(time.epochNanos() - offsetNanos, intervalNanos),
+          TimeUnit.NANOSECONDS);
     } catch (RejectedExecutionException stopped) {
       // stop() was called: the schedule ends here.
     }

@@ -12,6 +12,7 @@ import dev.spanprof.analysis.trace.TraceProfile;
 import dev.spanprof.assembly.CompletedTrace;
 import dev.spanprof.assembly.Completion;
 import dev.spanprof.assembly.ManualTimeSource;
+import dev.spanprof.config.AssemblyConfiguration;
 import dev.spanprof.config.HistogramConfiguration;
 import dev.spanprof.config.MetricsConfiguration;
 import dev.spanprof.golden.GoldenCases;
@@ -52,7 +53,7 @@ class DistributionServiceTest {
     MetricsConfiguration metrics = new MetricsConfiguration();
     metrics.setDimensions(List.of("service.instance.id", "db.system"));
     service = new DistributionService(new HistogramConfiguration(), metrics,
-        new ManualTimeSource());
+        new AssemblyConfiguration(), new ManualTimeSource());
 
     service.accept(FANOUT_TRACE, FANOUT_PROFILE, 0);
 
@@ -101,8 +102,7 @@ class DistributionServiceTest {
     ManualTimeSource time = new ManualTimeSource();
     Instant wall = Instant.parse("2026-11-26T01:00:00.250Z");
     time.setWallClock(wall);
-    service = new DistributionService(new HistogramConfiguration(), new MetricsConfiguration(),
-        time);
+    service = new DistributionService(new HistogramConfiguration(), new MetricsConfiguration(), new AssemblyConfiguration(), time);
 
     service.accept(FANOUT_TRACE, FANOUT_PROFILE,
         time.epochNanos() + Duration.ofMillis(1_500).toNanos());
@@ -148,7 +148,7 @@ class DistributionServiceTest {
   private static DistributionService serviceExpiringSeriesAfterAMinute(ManualTimeSource time) {
     MetricsConfiguration metrics = new MetricsConfiguration();
     metrics.setSeriesExpiry(Duration.ofMinutes(1));
-    return new DistributionService(new HistogramConfiguration(), metrics, time);
+    return new DistributionService(new HistogramConfiguration(), metrics, new AssemblyConfiguration(), time);
   }
 
   private static SpanRecord span(long trace, long spanId, long parentSpanId, String name) {
@@ -169,7 +169,7 @@ class DistributionServiceTest {
   @Test
   void spanSeries_ofManyOperations_eachFindsItsOwn() {
     service = new DistributionService(new HistogramConfiguration(), new MetricsConfiguration(),
-        new ManualTimeSource());
+        new AssemblyConfiguration(), new ManualTimeSource());
     TraceAnalyzer analyzer = new TraceAnalyzer(SpanMapping.defaults());
     int operations = 40;
     List<SpanRecord> spans = new ArrayList<>();
@@ -208,7 +208,7 @@ class DistributionServiceTest {
     MetricsConfiguration metrics = new MetricsConfiguration();
     metrics.setMaxSeries(3);
     service = new DistributionService(new HistogramConfiguration(), metrics,
-        new ManualTimeSource());
+        new AssemblyConfiguration(), new ManualTimeSource());
 
     service.accept(FANOUT_TRACE, FANOUT_PROFILE, 0);
     long once = overflowSamples(service.registry());
@@ -243,7 +243,7 @@ class DistributionServiceTest {
         false, 0);
     TraceProfile profile = new TraceAnalyzer(SpanMapping.defaults()).analyze(trace.traceId(), spans);
     service = new DistributionService(new HistogramConfiguration(), new MetricsConfiguration(),
-        new ManualTimeSource());
+        new AssemblyConfiguration(), new ManualTimeSource());
 
     service.accept(trace, profile, 0);
     service.accept(trace, profile, 0);
@@ -258,7 +258,7 @@ class DistributionServiceTest {
     MetricsConfiguration three = new MetricsConfiguration();
     three.setMaxSeries(3);
     DistributionService limited = new DistributionService(new HistogramConfiguration(), three,
-        new ManualTimeSource());
+        new AssemblyConfiguration(), new ManualTimeSource());
     try {
       limited.accept(trace, profile, 0);
       limited.accept(trace, profile, 0);

@@ -9,6 +9,10 @@ import dev.spanprof.assembly.AssemblyListener;
 import dev.spanprof.assembly.AssemblyPolicy;
 import dev.spanprof.assembly.ManualTimeSource;
 import dev.spanprof.assembly.TraceAssembler;
+import dev.spanprof.analysis.distribution.DistributionRegistry.Kind;
+import dev.spanprof.config.AssemblyConfiguration;
+import dev.spanprof.config.HistogramConfiguration;
+import dev.spanprof.config.MetricsConfiguration;
 import dev.spanprof.config.RankingConfiguration;
 import dev.spanprof.config.TailConfiguration;
 import dev.spanprof.span.SpanMapping;
@@ -36,8 +40,36 @@ class WindowAlignmentTest {
 
   @AfterEach
   void stop() {
-    first.ranking.stop();
-    second.ranking.stop();
+    for (Replica replica : List.of(first, second)) {
+      replica.ranking.stop();
+      replica.distributions.stop();
+    }
+  }
+
+  /**
+   * The distributions' 10 s slices stay open a grace past their end (the 5 s timeout, a 1 s sweep
+   * and 1 s): a trace that arrived at +19.9 s and one at +20.1 s, both analysed at about +25 s,
+   * count in the slices of their arrivals, [+10 s, +20 s) and [+20 s, +30 s), and leave the
+   * window with them, ten seconds apart.
+   */
+  @Test
+  void distributions_countATraceInTheSliceOfItsArrival_thoughAnalysedInTheNext() {
+    for (Replica replica : List.of(first, second)) {
+      replica.advanceDistributionsThrough(SLICE_START.plusSeconds(17));
+      replica.receive(SLICE_START.plusMillis(19_900), span(1, "GET /early"));
+      replica.receive(SLICE_START.plusMillis(20_100), span(2, "GET /late"));
+    }
+
+    for (Replica replica : List.of(first, second)) {
+      replica.advanceDistributionsThrough(SLICE_START.plusSeconds(57));
+      assertThat(replica.windowCounts()).containsExactly(1L, 1L);
+      // The slice [+10 s, +20 s) completed at +27 s; at +67 s the window has moved past it.
+      replica.advanceDistributionsThrough(SLICE_START.plusSeconds(67));
+      assertThat(replica.windowCounts()).containsExactly(0L, 1L);
+      replica.advanceDistributionsThrough(SLICE_START.plusSeconds(77));
+      assertThat(replica.windowCounts()).containsExactly(0L, 0L);
+      assertThat(replica.cumulativeCounts()).containsExactly(1L, 1L);
+    }
   }
 
   @Test
@@ -70,7 +102,10 @@ class WindowAlignmentTest {
     final ManualTimeSource time = new ManualTimeSource();
     final RankingService ranking;
     final TailService tail;
+    final DistributionService distributions;
     final TraceAssembler assembler;
+    /** The distributions' next advance, at a slice's end plus the grace. */
+    Instant nextAdvance = SLICE_START.plusSeconds(7);
 
     /** Started {@code startedLater} after the other: its monotonic clock reads that much more. */
     Replica(Duration startedLater) {
@@ -80,8 +115,11 @@ class WindowAlignmentTest {
       ranking = new RankingService(rankingConfiguration, time, List.of(),
           () -> Optional::empty);
       tail = new TailService(new TailConfiguration(), rankingConfiguration, time);
+      time.setWallClock(SLICE_START);
+      distributions = new DistributionService(new HistogramConfiguration(),
+          new MetricsConfiguration(), new AssemblyConfiguration(), time);
       AnalysisStage stage = new AnalysisStage(new TraceAnalyzer(SpanMapping.defaults()),
-          ProfileConsumer.composite(List.of(ranking, tail)));
+          ProfileConsumer.composite(List.of(ranking, tail, distributions)));
       assembler = new TraceAssembler(new AssemblyPolicy(TIMEOUT, Duration.ofMinutes(1), 100, 100,
           100), time, trace -> {
             stage.accept(trace);
@@ -95,6 +133,31 @@ class WindowAlignmentTest {
       assembler.offer(List.of(span));
       time.advance(TIMEOUT);
       assembler.sweep();
+    }
+
+    /** Runs the distributions' advances due up to {@code wall}, each at its instant. */
+    void advanceDistributionsThrough(Instant wall) {
+      while (!nextAdvance.isAfter(wall)) {
+        time.setWallClock(nextAdvance);
+        distributions.advance();
+        nextAdvance = nextAdvance.plusSeconds(10);
+      }
+      time.setWallClock(wall);
+    }
+
+    /** The window's durations of GET /early and of GET /late. */
+    List<Long> windowCounts() {
+      return List.of(count("GET /early", false), count("GET /late", false));
+    }
+
+    List<Long> cumulativeCounts() {
+      return List.of(count("GET /early", true), count("GET /late", true));
+    }
+
+    private long count(String operation, boolean cumulative) {
+      return distributions.merged(Kind.DURATION, TestSpans.RESOURCE.serviceName(), operation)
+          .map(merged -> (cumulative ? merged.cumulative() : merged.window()).getTotalCount())
+          .orElse(0L);
     }
 
     List<String> rootNames() {

@@ -21,7 +21,7 @@ import org.HdrHistogram.Histogram;
  * its highest value (9 KB up to 10 ms, 14 KB up to 10 s), where a dense 3-digit histogram over
  * 1 µs to 1 h costs about 270 KB.
  *
- * <p><b>Hot path.</b> {@link #record} writes into the current window slice, writers and readers
+ * <p><b>Hot path.</b> {@link #record} writes into an open window slice, writers and readers
  * of one series taking turns on its lock (there is no global lock; a reader holds it for one
  * series' copies). A series' lock is its own monitor, or that of a series it was made to share
  * it with, so that {@link #recordEach} takes one lock for a span's three series. No HdrHistogram
@@ -35,12 +35,17 @@ import org.HdrHistogram.Histogram;
  * series busy now pay for the dense form. The counts join a histogram when the slice completes
  * or is read.
  *
- * <p><b>Window and memory.</b> {@link #advance} completes the current slice: it is added to the
- * sum of all completed slices (the cumulative view is that sum and the current slice), and kept
- * until it leaves the window (the window view is the window's completed slices and the current
- * slice). Both the sum and the slices are kept in HdrHistogram's V2 encoding, about a fifth of
- * the bytes of a packed histogram: a series holds one live set of counts, its current slice, and
- * its views are added up when read. 10 000 busy series took 185 MB while the two sums were
+ * <p><b>Window by arrival</b> (semantics.md §7). A value belongs to the slice of its trace's
+ * arrival, and a trace is analysed a trace timeout after it: so two slices are open, the current
+ * one and the one before it, which completes at the next {@link #advance(long)}, a grace past its
+ * end. {@link #record(long, TraceId, long, long, long, long)} picks one by the arrival's slice.
+ *
+ * <p><b>Window and memory.</b> {@link #advance} completes the earlier open slice: it is added to
+ * the sum of all completed slices (the cumulative view is that sum and the open slices), and kept
+ * until it leaves the window (the window view is the window's completed slices and the open
+ * ones). Both the sum and the slices are kept in HdrHistogram's V2 encoding, about a fifth of
+ * the bytes of a packed histogram: a series holds live counts for its open slices only, and its
+ * views are added up when read. 10 000 busy series took 185 MB while the two sums were
  * live packed histograms, and take 81 MB encoded, their current slices full (BENCHMARKS.md).
  *
  * <p><b>Coordinated omission.</b> With an expected interval, every value is also recorded with
@@ -53,8 +58,8 @@ public final class Distribution {
    * How many values a young window slice keeps before it moves to dense counts: 8 KB of indexes,
    * about what dense counts up to 10 ms take (9 KB). So a slice takes at most 4 bytes a value
    * (with the array's growth, 6) until it holds thousands, and the young slices alive at once are
-   * bounded by the values recorded per slice: at most 3 × 100k spans/s × 10 s × 6 B, about
-   * 18 MB, at 100k spans/s. A slice lets its arrays go when it completes.
+   * bounded by the values recorded in two slices (two are open): at most 3 × 100k spans/s × 20 s
+   * × 6 B, about 36 MB, at 100k spans/s. A slice lets its arrays go when it completes.
    */
   static final int DENSE_AFTER_VALUES = 2048;
 
@@ -86,6 +91,11 @@ public final class Distribution {
    * registry's expiry check at a window advance, takes the lock.
    */
   private long lastRecordNanos;
+  /**
+   * The slice of arrivals the current open slice holds (semantics.md §7); before the first
+   * {@link #advance(long)}, every value goes to the current one.
+   */
+  private long currentSlice;
   private double sumNanos;
   private boolean recordedSinceFlush;
   /** Per export bucket (the last for +Inf), the sampled value, or null. */
@@ -122,6 +132,21 @@ public final class Distribution {
    */
   public Distribution(int significantDigits, int slices, long[] boundariesNanos,
       long expectedIntervalNanos, long nowNanos, boolean ranked, Distribution lockedWith) {
+    this(significantDigits, slices, boundariesNanos, expectedIntervalNanos, nowNanos, ranked,
+        lockedWith, Long.MIN_VALUE);
+  }
+
+  /**
+   * @param currentSlice the slice of arrivals the current open slice holds ({@link
+   *     #advance(long)})
+   */
+  public Distribution(int significantDigits, int slices, long[] boundariesNanos,
+      long expectedIntervalNanos, long nowNanos, boolean ranked, Distribution lockedWith,
+      long currentSlice) {
+    if (slices < 2) {
+      throw new IllegalArgumentException("a window of " + slices + " slices: it takes at least "
+          + "2, the two open ones");
+    }
     this.lock = lockedWith == null ? this : lockedWith.lock;
     this.ranked = ranked;
     this.boundariesNanos = boundariesNanos;
@@ -133,6 +158,7 @@ public final class Distribution {
     this.corrected =
         expectedIntervalNanos > 0 ? new SeriesViews(significantDigits, slices) : null;
     this.lastRecordNanos = nowNanos;
+    this.currentSlice = currentSlice;
   }
 
   /** A recent sample of one bucket, to link the metric to a trace. */
@@ -145,7 +171,19 @@ public final class Distribution {
    */
   public void record(long valueNanos, TraceId traceId, long spanId, long nowNanos, long epochMillis) {
     synchronized (lock) {
-      recordHeld(valueNanos, traceId, spanId, nowNanos, epochMillis);
+      recordHeld(valueNanos, traceId, spanId, nowNanos, epochMillis, false);
+    }
+  }
+
+  /**
+   * As {@link #record}, into the open slice of {@code arrivalSlice} (semantics.md §7): the current
+   * one, or the one before it for an earlier slice (a slice before that one has completed: its
+   * value goes to the earliest open one).
+   */
+  public void record(long valueNanos, TraceId traceId, long spanId, long nowNanos,
+      long epochMillis, long arrivalSlice) {
+    synchronized (lock) {
+      recordHeld(valueNanos, traceId, spanId, nowNanos, epochMillis, arrivalSlice < currentSlice);
     }
   }
 
@@ -158,29 +196,32 @@ public final class Distribution {
    */
   public static void recordEach(Distribution first, long firstNanos, Distribution second,
       long secondNanos, Distribution third, long thirdNanos, TraceId traceId, long spanId,
-      long nowNanos, long epochMillis) {
+      long nowNanos, long epochMillis, long arrivalSlice) {
     Object lock = first.lock;
     if (second.lock != lock || third.lock != lock) {
-      first.record(firstNanos, traceId, spanId, nowNanos, epochMillis);
-      second.record(secondNanos, traceId, spanId, nowNanos, epochMillis);
-      third.record(thirdNanos, traceId, spanId, nowNanos, epochMillis);
+      first.record(firstNanos, traceId, spanId, nowNanos, epochMillis, arrivalSlice);
+      second.record(secondNanos, traceId, spanId, nowNanos, epochMillis, arrivalSlice);
+      third.record(thirdNanos, traceId, spanId, nowNanos, epochMillis, arrivalSlice);
       return;
     }
     synchronized (lock) {
-      first.recordHeld(firstNanos, traceId, spanId, nowNanos, epochMillis);
-      second.recordHeld(secondNanos, traceId, spanId, nowNanos, epochMillis);
-      third.recordHeld(thirdNanos, traceId, spanId, nowNanos, epochMillis);
+      first.recordHeld(firstNanos, traceId, spanId, nowNanos, epochMillis,
+          arrivalSlice < first.currentSlice);
+      second.recordHeld(secondNanos, traceId, spanId, nowNanos, epochMillis,
+          arrivalSlice < second.currentSlice);
+      third.recordHeld(thirdNanos, traceId, spanId, nowNanos, epochMillis,
+          arrivalSlice < third.currentSlice);
     }
   }
 
   /** {@link #record}'s work under the lock, which the caller holds. */
   private void recordHeld(long valueNanos, TraceId traceId, long spanId, long nowNanos,
-      long epochMillis) {
+      long epochMillis, boolean earlier) {
     lastRecordNanos = nowNanos;
     long value = Math.max(0, valueNanos);
-    raw.record(value, 0);
+    raw.record(value, 0, earlier);
     if (corrected != null) {
-      corrected.record(value, expectedIntervalNanos);
+      corrected.record(value, expectedIntervalNanos, earlier);
     }
     sumNanos += value;
     recordedSinceFlush = true;
@@ -249,21 +290,38 @@ public final class Distribution {
   }
 
   /**
-   * Completes the current window slice, dropping the oldest beyond the window, and brings {@link
-   * #percentileRank} up to date as {@link #flush} does.
+   * Completes the earlier open window slice, dropping the oldest beyond the window; the current
+   * one becomes the earlier and a new one opens. Brings {@link #percentileRank} up to date as
+   * {@link #flush} does.
    */
   public void advance() {
     synchronized (lock) {
-      AbstractHistogram completedSum = raw.advance();
-      // The completed slices' sum is now the whole cumulative view: ranked as it is, before the
-      // corrected views' advance reuses the thread's histogram it is in.
-      if (recordedSinceFlush && ranked) {
-        valuesAtRanks = valuesAtRanks(completedSum != null ? completedSum : raw.cumulative());
-        recordedSinceFlush = false;
-      }
-      if (corrected != null) {
-        corrected.advance();
-      }
+      advanceHeld();
+    }
+  }
+
+  /**
+   * As {@link #advance}; the slice that opens is {@code currentSlice}: a value recorded for an
+   * earlier one goes to the slice before it ({@link #record(long, TraceId, long, long, long,
+   * long)}).
+   */
+  public void advance(long currentSlice) {
+    synchronized (lock) {
+      advanceHeld();
+      this.currentSlice = currentSlice;
+    }
+  }
+
+  private void advanceHeld() {
+    AbstractHistogram cumulative = raw.advance();
+    // The whole cumulative view, ranked as it is, before the corrected views' advance reuses the
+    // thread's histogram it is in.
+    if (recordedSinceFlush && ranked) {
+      valuesAtRanks = valuesAtRanks(cumulative != null ? cumulative : raw.cumulative());
+      recordedSinceFlush = false;
+    }
+    if (corrected != null) {
+      corrected.advance();
     }
   }
 

@@ -111,6 +111,8 @@ public final class DistributionRegistry {
   private final long expiryNanos;
   private final ConcurrentHashMap<SeriesKey, Distribution> series = new ConcurrentHashMap<>();
   private final Map<Kind, AtomicLong> overflowSamples = new EnumMap<>(Kind.class);
+  /** The slice of arrivals the series' current open slices hold; a new series starts there. */
+  private volatile long currentSlice = Long.MIN_VALUE;
 
   public DistributionRegistry(int significantDigits, int slices, long[] boundariesNanos,
       int maxSeries, Duration expiry) {
@@ -163,7 +165,7 @@ public final class DistributionRegistry {
       Distribution lockedWith) {
     // Spans are ranked within their operation's durations only (spanprof.duration_percentile).
     return new Distribution(significantDigits, slices, boundariesNanos, expectedIntervalNanos,
-        nowNanos, key.kind() == Kind.DURATION, lockedWith);
+        nowNanos, key.kind() == Kind.DURATION, lockedWith, currentSlice);
   }
 
   /** The series of {@code key} if it exists; never creates one. */
@@ -202,14 +204,30 @@ public final class DistributionRegistry {
 
   /** Advances every series' window by a slice, and removes series idle for the expiry. */
   public void advance(long nowNanos) {
+    advance(nowNanos, currentSlice);
+  }
+
+  /**
+   * As {@link #advance(long)}, the slice that opens holding the arrivals of slice {@code
+   * currentSlice} (semantics.md §7): values recorded for an earlier slice go to the open slice
+   * before it ({@link Distribution#advance(long)}).
+   */
+  public void advance(long nowNanos, long currentSlice) {
+    // Before the series: one made meanwhile starts at the new slice, advanced or not.
+    this.currentSlice = currentSlice;
     series.forEach((key, distribution) -> {
       if (nowNanos - distribution.lastRecordNanos() >= expiryNanos) {
         series.remove(key, distribution);
         distribution.retire();
       } else {
-        distribution.advance();
+        distribution.advance(currentSlice);
       }
     });
+  }
+
+  /** Where new series start before the first {@link #advance(long, long)}. */
+  public void startAt(long currentSlice) {
+    this.currentSlice = currentSlice;
   }
 
   /** The export's bucket upper bounds in nanoseconds. */

@@ -9,8 +9,9 @@ import org.HdrHistogram.Histogram;
 import org.HdrHistogram.IntCountsHistogram;
 
 /**
- * One set of a {@link Distribution}'s views (raw, or corrected): the current slice, the sum of the
- * completed ones and the window's completed slices, the last two encoded. Not thread-safe: the
+ * One set of a {@link Distribution}'s views (raw, or corrected): two open slices (the current and
+ * the one before it), the sum of the completed ones and the window's completed slices, the last
+ * two encoded. Not thread-safe: the
  * series' lock guards it.
  */
 final class SeriesViews {
@@ -50,22 +51,15 @@ final class SeriesViews {
   private final int significantDigits;
   private final CountsIndex countsIndex;
   /**
-   * The young slice's values as their indexes by {@link #countsIndex}, in the order they came:
-   * a record is a store at the end. Counting each index once, in sorted indexes, was a search
-   * whose steps are mostly cache misses where the series are many ({@code
-   * YoungSliceBenchmark}); every reader adds the values up into a histogram, where their order
-   * does not matter. Let go of when they move to {@link #counts} and when the slice completes.
+   * The open slice of the newest arrivals (semantics.md §7): what arrives now, and what the
+   * window's next slice holds once {@link #previous} completes.
    */
-  private int[] youngIndexes = NO_INDEXES;
-  /** How many of {@link #youngIndexes} hold a value. */
-  private int youngValues;
+  private OpenSlice current = new OpenSlice();
   /**
-   * The busy slice's counts by {@link #countsIndex}, grown to its highest value; null while the
-   * slice is young. A plain array, not a dense HdrHistogram: a record then reads this object
-   * and the count, not also the histogram's dozens of fields on lines of their own (the series
-   * are many, and a record finds few of their lines in the cache).
+   * The open slice before it: traces are analysed a trace timeout after their arrival, so the
+   * slice of their arrival stays open that long past its end, and completes at the next advance.
    */
-  private int[] counts;
+  private OpenSlice previous = new OpenSlice();
   /**
    * Every completed slice, added up, encoded; null before the first. With the current slice,
    * the cumulative view. Encoded, not a live packed histogram: a fifth of the bytes, read only
@@ -88,106 +82,71 @@ final class SeriesViews {
     return significantDigits;
   }
 
-  void record(long value, long expectedIntervalNanos) {
-    count(countsIndex.of(value));
+  /** Records into the current slice, or with {@code earlier} into the one before it. */
+  void record(long value, long expectedIntervalNanos, boolean earlier) {
+    OpenSlice slice = earlier ? previous : current;
+    slice.count(countsIndex.of(value), countsIndex);
     // The back-fill of AbstractHistogram.recordValueWithExpectedInterval.
     for (long missing = value - expectedIntervalNanos;
         expectedIntervalNanos > 0 && missing >= expectedIntervalNanos;
         missing -= expectedIntervalNanos) {
-      count(countsIndex.of(missing));
-    }
-  }
-
-  private void count(int index) {
-    if (counts != null) {
-      countDense(index);
-      return;
-    }
-    if (youngValues == youngIndexes.length) {
-      youngIndexes = Arrays.copyOf(youngIndexes,
-          Math.min(Distribution.DENSE_AFTER_VALUES, Math.max(8, youngValues + (youngValues >> 1))));
-    }
-    youngIndexes[youngValues++] = index;
-    if (youngValues == Distribution.DENSE_AFTER_VALUES) {
-      counts = NO_COUNTS;
-      for (int i = 0; i < youngValues; i++) {
-        countDense(youngIndexes[i]);
-      }
-      clearYoung();
-    }
-  }
-
-  private void clearYoung() {
-    youngIndexes = NO_INDEXES;
-    youngValues = 0;
-  }
-
-  /** Adds one to the dense count at {@code index}, growing the counts to cover it. */
-  private void countDense(int index) {
-    if (index >= counts.length) {
-      counts = Arrays.copyOf(counts, countsIndex.lengthFor(index));
-    }
-    if (counts[index] == Integer.MAX_VALUE) {
-      // An int count would wrap: fail as HdrHistogram's IntCountsHistogram does.
-      throw new IllegalStateException("would overflow integer count");
-    }
-    counts[index]++;
-  }
-
-  /** Adds the current slice to {@code target}: its young values and its dense counts. */
-  private void addCurrentTo(AbstractHistogram target) {
-    for (int i = 0; i < youngValues; i++) {
-      target.recordValue(countsIndex.lowestValueAt(youngIndexes[i]));
-    }
-    if (counts != null) {
-      for (int index = 0; index < counts.length; index++) {
-        if (counts[index] != 0) {
-          target.recordValueWithCount(countsIndex.lowestValueAt(index), counts[index]);
-        }
-      }
+      slice.count(countsIndex.of(missing), countsIndex);
     }
   }
 
   /**
-   * Completes the current slice: adds it to the sum and keeps it encoded in the window.
+   * Completes the previous slice, adding it to the sum and keeping it encoded in the window; the
+   * current one becomes the previous, and a new one opens. The window is the completed slices and
+   * the two open ones.
    *
-   * @return the sum of every completed slice, the thread's scratch histogram (valid until its
-   *     next advance); null when the slice was empty, which leaves the sum as it was
+   * @return the cumulative view, the thread's scratch histogram (valid until its next advance);
+   *     null when no value was recorded since the last advance, which leaves it as it was
    */
   AbstractHistogram advance() {
-    AbstractHistogram sum = null;
-    if (youngValues == 0 && counts == null) {
+    AbstractHistogram cumulative = null;
+    if (previous.isEmpty()) {
       completedSlices.addLast(EMPTY_SLICES[significantDigits]);
     } else {
-      AbstractHistogram slice = gathered();
-      sum = emptySum();
+      AbstractHistogram slice = gathered(previous);
+      cumulative = emptySum();
       if (completed != null) {
-        EncodedCounts.addTo(completed, countsIndex, sum);
+        EncodedCounts.addTo(completed, countsIndex, cumulative);
       }
-      sum.add(slice);
-      completed = encode(sum);
+      cumulative.add(slice);
+      completed = encode(cumulative);
       completedSlices.addLast(encode(slice));
-      clearYoung();
-      counts = null;
     }
-    while (completedSlices.size() > slices - 1) {
+    if (!current.isEmpty()) {
+      if (cumulative == null) {
+        cumulative = emptySum();
+        if (completed != null) {
+          EncodedCounts.addTo(completed, countsIndex, cumulative);
+        }
+      }
+      current.addTo(cumulative, countsIndex);
+    }
+    while (completedSlices.size() > slices - 2) {
       completedSlices.removeFirst();
     }
-    return sum;
+    OpenSlice emptied = previous;
+    emptied.clear();
+    previous = current;
+    current = emptied;
+    return cumulative;
   }
 
   /**
-   * The current slice, young values and dense counts, gathered in the thread's dense histogram:
+   * An open slice, young values and dense counts, gathered in the thread's dense histogram:
    * adding and encoding read a histogram bucket by bucket.
    */
-  private AbstractHistogram gathered() {
+  private AbstractHistogram gathered(OpenSlice slice) {
     IntCountsHistogram[] dense = DENSE_SLICES.get();
     if (dense[significantDigits] == null) {
       dense[significantDigits] = new IntCountsHistogram(significantDigits);
     }
     // Cleared before, not after: a series whose advance failed half way leaves nothing in it.
     dense[significantDigits].reset();
-    addCurrentTo(dense[significantDigits]);
+    slice.addTo(dense[significantDigits], countsIndex);
     return dense[significantDigits];
   }
 
@@ -207,7 +166,8 @@ final class SeriesViews {
     if (completed != null) {
       EncodedCounts.addTo(completed, countsIndex, cumulative);
     }
-    addCurrentTo(cumulative);
+    previous.addTo(cumulative, countsIndex);
+    current.addTo(cumulative, countsIndex);
     return cumulative;
   }
 
@@ -215,8 +175,9 @@ final class SeriesViews {
   void addTo(Histogram cumulative, Histogram window) {
     cumulative.reset();
     window.reset();
-    // The current slice gathered once, then copied dense to dense.
-    addCurrentTo(window);
+    // The open slices gathered once, then copied dense to dense.
+    previous.addTo(window, countsIndex);
+    current.addTo(window, countsIndex);
     cumulative.add(window);
     if (completed != null) {
       EncodedCounts.addTo(completed, countsIndex, cumulative);
@@ -227,8 +188,7 @@ final class SeriesViews {
   }
 
   long footprintBytes() {
-    long bytes = (youngIndexes == NO_INDEXES ? 0 : 16 + 4L * youngIndexes.length)
-        + (counts == null ? 0 : 16 + 4L * counts.length)
+    long bytes = current.footprintBytes() + previous.footprintBytes()
         + (completed == null ? 0 : completed.length);
     for (byte[] slice : completedSlices) {
       if (slice != EMPTY_SLICES[significantDigits]) {
@@ -253,5 +213,84 @@ final class SeriesViews {
     buffer.clear();
     int length = histogram.encodeIntoByteBuffer(buffer);
     return Arrays.copyOf(buffer.array(), length);
+  }
+
+  /**
+   * One open slice's values. Young, as their indexes by the series' counts index in the order
+   * they came: a record is a store at the end. Counting each index once, in sorted indexes, was a
+   * search whose steps are mostly cache misses where the series are many ({@code
+   * YoungSliceBenchmark}); every reader adds the values up into a histogram, where their order
+   * does not matter. Busy, as dense counts: a plain array, not a dense HdrHistogram, so that a
+   * record reads this object and the count, not also the histogram's dozens of fields on lines
+   * of their own (the series are many, and a record finds few of their lines in the cache). A
+   * slice lets its arrays go when it completes.
+   */
+  private static final class OpenSlice {
+    private int[] youngIndexes = NO_INDEXES;
+    /** How many of {@link #youngIndexes} hold a value. */
+    private int youngValues;
+    /** The dense counts, grown to the highest value; null while the slice is young. */
+    private int[] counts;
+
+    void count(int index, CountsIndex countsIndex) {
+      if (counts != null) {
+        countDense(index, countsIndex);
+        return;
+      }
+      if (youngValues == youngIndexes.length) {
+        youngIndexes = Arrays.copyOf(youngIndexes, Math.min(Distribution.DENSE_AFTER_VALUES,
+            Math.max(8, youngValues + (youngValues >> 1))));
+      }
+      youngIndexes[youngValues++] = index;
+      if (youngValues == Distribution.DENSE_AFTER_VALUES) {
+        counts = NO_COUNTS;
+        for (int i = 0; i < youngValues; i++) {
+          countDense(youngIndexes[i], countsIndex);
+        }
+        youngIndexes = NO_INDEXES;
+        youngValues = 0;
+      }
+    }
+
+    /** Adds one to the dense count at {@code index}, growing the counts to cover it. */
+    private void countDense(int index, CountsIndex countsIndex) {
+      if (index >= counts.length) {
+        counts = Arrays.copyOf(counts, countsIndex.lengthFor(index));
+      }
+      if (counts[index] == Integer.MAX_VALUE) {
+        // An int count would wrap: fail as HdrHistogram's IntCountsHistogram does.
+        throw new IllegalStateException("would overflow integer count");
+      }
+      counts[index]++;
+    }
+
+    boolean isEmpty() {
+      return youngValues == 0 && counts == null;
+    }
+
+    /** Adds this slice to {@code target}: its young values and its dense counts. */
+    void addTo(AbstractHistogram target, CountsIndex countsIndex) {
+      for (int i = 0; i < youngValues; i++) {
+        target.recordValue(countsIndex.lowestValueAt(youngIndexes[i]));
+      }
+      if (counts != null) {
+        for (int index = 0; index < counts.length; index++) {
+          if (counts[index] != 0) {
+            target.recordValueWithCount(countsIndex.lowestValueAt(index), counts[index]);
+          }
+        }
+      }
+    }
+
+    void clear() {
+      youngIndexes = NO_INDEXES;
+      youngValues = 0;
+      counts = null;
+    }
+
+    long footprintBytes() {
+      return (youngIndexes == NO_INDEXES ? 0 : 16 + 4L * youngIndexes.length)
+          + (counts == null ? 0 : 16 + 4L * counts.length);
+    }
   }
 }

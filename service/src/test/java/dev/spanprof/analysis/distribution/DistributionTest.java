@@ -172,7 +172,7 @@ class DistributionTest {
       Random random = new Random(1);
       for (int i = 0; i < perWriter; i++) {
         Distribution.recordEach(duration, spread(random), selfTime, spread(random),
-            criticalPath, spread(random), null, 0, 0, 0);
+            criticalPath, spread(random), null, 0, 0, 0, 0);
       }
     });
     Thread byValue = new Thread(() -> {
@@ -218,7 +218,7 @@ class DistributionTest {
       long nowNanos = 100 + span;
       for (Distribution[] series : List.of(shared, apart)) {
         Distribution.recordEach(series[0], v[0], series[1], v[1], series[2], v[2], trace,
-            span + 7, nowNanos, 1234 + span);
+            span + 7, nowNanos, 1234 + span, 0);
       }
       for (int i = 0; i < 3; i++) {
         oneByOne[i].record(v[i], trace, span + 7, nowNanos, 1234 + span);
@@ -417,6 +417,32 @@ class DistributionTest {
 
     assertThat(distribution.percentileRank(1_000_000)).isZero();
     assertThat(distribution.snapshot().cumulative().getTotalCount()).isEqualTo(1);
+  }
+
+  /**
+   * Semantics.md §7: a value goes to the open slice of its arrival. With slice 10 current, one of
+   * slice 9 goes to the slice before it and completes with it; one of slice 10 recorded after the
+   * advance that opened 11 still goes to 10, and leaves the window with it.
+   */
+  @Test
+  void recordByArrival_goesToTheOpenSliceOfItsArrival() {
+    Distribution distribution = new Distribution(2, 3, BOUNDARIES, 0, 0, true, null, 10);
+    distribution.record(1_000, null, 0, 0, 0, 9);
+    distribution.record(2_000, null, 0, 0, 0, 10);
+    distribution.advance(11);
+    distribution.record(3_000, null, 0, 0, 0, 10);
+    // Older than any open slice: the earliest open one takes it.
+    distribution.record(4_000, null, 0, 0, 0, 3);
+    distribution.advance(12);
+
+    Distribution.Snapshot snapshot = distribution.snapshot();
+    assertThat(snapshot.cumulative().getTotalCount()).isEqualTo(4);
+    // Three slices: slice 10 completed, 11 and 12 open; slice 9 has left.
+    assertThat(snapshot.window().getTotalCount()).isEqualTo(3);
+    assertThat(snapshot.window().getMinValue())
+        .isEqualTo(snapshot.window().lowestEquivalentValue(2_000));
+    distribution.advance(13);
+    assertThat(distribution.snapshot().window().getTotalCount()).isZero();
   }
 
   @Test
