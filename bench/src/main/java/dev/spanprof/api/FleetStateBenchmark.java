@@ -2,17 +2,21 @@ package dev.spanprof.api;
 
 import com.google.protobuf.InvalidProtocolBufferException;
 import com.google.protobuf.util.JsonFormat;
+import dev.spanprof.analysis.distribution.Distribution;
+import dev.spanprof.analysis.distribution.DistributionRegistry.Kind;
 import dev.spanprof.analysis.ranking.CallRanking;
 import dev.spanprof.analysis.ranking.RankingState;
 import dev.spanprof.analysis.tail.TailState;
 import dev.spanprof.analysis.tail.TailWindow;
 import dev.spanprof.span.Operation;
+import dev.spanprof.stages.DistributionService;
 import dev.spanprof.v1.State;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Random;
+import java.util.SplittableRandom;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -30,7 +34,7 @@ import org.openjdk.jmh.annotations.Setup;
  * operation) series, under 100 roots, each in every one of the window's 10 slices with 16
  * distinct duration indexes and 2 callees (the ranking), or 12 occupied 5 % duration buckets (the
  * tail). Per series: the score divided by {@code series}. {@link #main} prints the states' sizes,
- * every slice apart and summed.
+ * every slice apart and summed, and that of as many operations' duration distributions.
  *
  * <p>{@code java -jar bench/target/benchmarks.jar FleetStateBenchmark}; sizes: {@code java -cp
  * bench/target/benchmarks.jar dev.spanprof.api.FleetStateBenchmark [series]}
@@ -100,19 +104,42 @@ public class FleetStateBenchmark {
     FleetStateBenchmark states = new FleetStateBenchmark();
     states.series = series;
     states.setUp();
-    print("ranking", series, SLICES, new StateProtos.Writer(0).ranking(rankingState(series)).build());
-    print("ranking", series, 1, State.parseFrom(states.rankingBytes));
-    print("tail", series, SLICES, new StateProtos.Writer(0).tail(tailState(series)).build());
-    print("tail", series, 1, State.parseFrom(states.tailBytes));
+    print("ranking state", series, "in 10 slices", SLICES,
+        new StateProtos.Writer(0).ranking(rankingState(series)).build());
+    print("ranking state", series, "in one summed slice", 1, State.parseFrom(states.rankingBytes));
+    print("tail state", series, "in 10 slices", SLICES,
+        new StateProtos.Writer(0).tail(tailState(series)).build());
+    print("tail state", series, "in one summed slice", 1, State.parseFrom(states.tailBytes));
+    print("duration distributions", series, "(cumulative and window)", 1,
+        distributionState(series));
   }
 
-  private static void print(String part, int series, int slices, State state)
+  /**
+   * {@code series} operations' duration distributions, 1 200 values each spread log-uniformly
+   * over 10 µs to 10 s, as the state holds them: the cumulative and the window view encoded.
+   */
+  static State distributionState(int series) {
+    SplittableRandom random = new SplittableRandom(5);
+    StateProtos.Writer writer = new StateProtos.Writer(0);
+    for (int i = 0; i < series; i++) {
+      Distribution distribution = new Distribution(2, 6, new long[] {1_000_000}, 0, 0, false);
+      for (int v = 0; v < 1_200; v++) {
+        distribution.record((long) Math.pow(10, 4 + 6 * random.nextDouble()), null, 0, 0, 0);
+      }
+      Distribution.Snapshot snapshot = distribution.snapshot();
+      writer.distribution(Kind.DURATION, operation(i / 100, i % 100), new DistributionService
+          .Merged(snapshot.cumulative(), snapshot.window(), null, null));
+    }
+    return writer.build();
+  }
+
+  private static void print(String part, int series, String form, int slices, State state)
       throws InvalidProtocolBufferException {
     int bytes = state.getSerializedSize();
     int json = JsonFormat.printer().omittingInsignificantWhitespace().print(state).length();
-    System.out.printf("%s state of %d series in %s: %,d bytes as protobuf (%.1f per series and "
-        + "slice), %,d as JSON%n", part, series, slices == 1 ? "one summed slice"
-        : slices + " slices", bytes, (double) bytes / series / slices, json);
+    System.out.printf("%s of %d series %s: %,d bytes as protobuf (%.1f per series%s), %,d as "
+        + "JSON%n", part, series, form, bytes, (double) bytes / series / slices,
+        slices == 1 ? "" : " and slice", json);
   }
 
   static RankingState rankingState(int series) {

@@ -136,7 +136,7 @@ final class Fleet implements FleetRanking {
     boolean[] found = {false};
     gathered.each((peer, state) -> {
       try {
-        found[0] |= state.addDistribution(merged);
+        found[0] |= state.addDistribution(merged, operation, kind);
       } catch (DataFormatException e) {
         throw new IllegalArgumentException("an undecodable histogram: " + e.getMessage(), e);
       }

@@ -18,6 +18,9 @@ import java.util.Set;
 final class LocalState {
 
   static final List<String> PARTS = List.of("ranking", "tail", "distribution", "pools", "traces");
+  /** The kinds the query API answers for an operation (GET /api/v1/distributions). */
+  private static final List<Kind> DISTRIBUTION_KINDS =
+      List.of(Kind.DURATION, Kind.SELF_TIME, Kind.CRITICAL_PATH);
 
   private final RankingService ranking;
   private final TailService tail;
@@ -37,8 +40,9 @@ final class LocalState {
   }
 
   /**
-   * The parts asked for (all when none is); the distribution only with an operation named, the
-   * recent traces those matching {@code traces}.
+   * The parts asked for (all when none is); with an operation named, its ranking, tail and
+   * distribution of the kind asked, else every operation's; the recent traces those matching
+   * {@code traces}.
    *
    * @throws IllegalArgumentException for an unknown part
    */
@@ -61,14 +65,19 @@ final class LocalState {
     if (parts.contains("tail")) {
       state.tail(tail.state(operation, asOfNanos, request.getSummed()));
     }
-    if (parts.contains("distribution") && operation != null) {
-      Kind kind = switch (request.getKind()) {
+    if (parts.contains("distribution")) {
+      Kind asked = switch (request.getKind()) {
         case DISTRIBUTION_KIND_SELF_TIME -> Kind.SELF_TIME;
         case DISTRIBUTION_KIND_CRITICAL_PATH -> Kind.CRITICAL_PATH;
         default -> Kind.DURATION;
       };
-      distributions.merged(kind, operation.service(), operation.name())
-          .ifPresent(merged -> state.distribution(kind, operation, merged));
+      for (Kind kind : operation != null ? List.of(asked) : DISTRIBUTION_KINDS) {
+        for (Operation named : operation != null ? List.of(operation)
+            : distributions.operations(kind)) {
+          distributions.merged(kind, named.service(), named.name())
+              .ifPresent(merged -> state.distribution(kind, named, merged));
+        }
+      }
     }
     if (parts.contains("pools")) {
       state.pools(pools.recent());

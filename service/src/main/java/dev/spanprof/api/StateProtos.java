@@ -138,7 +138,7 @@ final class StateProtos {
         proto.setCumulativeCorrected(encode(merged.cumulativeCorrected()))
             .setWindowCorrected(encode(merged.windowCorrected()));
       }
-      state.setDistribution(proto);
+      state.addDistributions(proto);
       return this;
     }
 
@@ -254,19 +254,26 @@ final class StateProtos {
       return new TailState(proto.getSliceNanos(), roots);
     }
 
-    /** The peer's distribution added to {@code into}'s histograms; false when it has none. */
-    boolean addDistribution(MergedHistograms into) throws DataFormatException {
-      if (!state.hasDistribution()) {
-        return false;
+    /**
+     * The peer's distribution of {@code operation} and {@code kind} added to {@code into}'s
+     * histograms; false when it has none.
+     */
+    boolean addDistribution(MergedHistograms into, Operation operation, Kind kind)
+        throws DataFormatException {
+      boolean found = false;
+      for (DistributionState proto : state.getDistributionsList()) {
+        if (proto.getKind() != kind(kind) || !operation(proto.getOperation()).equals(operation)) {
+          continue;
+        }
+        into.cumulative.add(decode(proto.getCumulative()));
+        into.window.add(decode(proto.getWindow()));
+        if (!proto.getCumulativeCorrected().isEmpty()) {
+          into.corrected().add(decode(proto.getCumulativeCorrected()));
+          into.windowCorrected.add(decode(proto.getWindowCorrected()));
+        }
+        found = true;
       }
-      DistributionState proto = state.getDistribution();
-      into.cumulative.add(decode(proto.getCumulative()));
-      into.window.add(decode(proto.getWindow()));
-      if (!proto.getCumulativeCorrected().isEmpty()) {
-        into.corrected().add(decode(proto.getCumulativeCorrected()));
-        into.windowCorrected.add(decode(proto.getWindowCorrected()));
-      }
-      return true;
+      return found;
     }
 
     List<PoolWindowState> pools() {

@@ -10,6 +10,7 @@ import dev.spanprof.assembly.CompletedTrace;
 import dev.spanprof.config.AssemblyConfiguration;
 import dev.spanprof.config.HistogramConfiguration;
 import dev.spanprof.config.MetricsConfiguration;
+import dev.spanprof.span.Operation;
 import dev.spanprof.span.SpanKind;
 import dev.spanprof.span.SpanRecord;
 import dev.spanprof.span.SpanStatus;
@@ -20,10 +21,12 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import org.HdrHistogram.AbstractHistogram;
 import org.HdrHistogram.Histogram;
@@ -279,6 +282,19 @@ public final class DistributionService implements ProfileConsumer {
     }
     return cumulative == null ? Optional.empty()
         : Optional.of(new Merged(cumulative, window, cumulativeCorrected, windowCorrected));
+  }
+
+  /** Every operation with a series of {@code kind}, each once. */
+  public List<Operation> operations(Kind kind) {
+    Set<Operation> operations = new LinkedHashSet<>();
+    for (SeriesKey key : registry.all().keySet()) {
+      String service = key.label("service_name");
+      String name = key.label("span_name");
+      if (key.kind() == kind && service != null && name != null) {
+        operations.add(new Operation(service, name));
+      }
+    }
+    return List.copyOf(operations);
   }
 
   /** One operation's merged views; the corrected ones are null when no series corrects. */

@@ -10,6 +10,8 @@ import dev.spanprof.span.TraceId;
 import dev.spanprof.testing.CheckoutLoad;
 import dev.spanprof.testing.Ports;
 import dev.spanprof.testing.TestTraffic;
+import dev.spanprof.v1.DistributionKind;
+import dev.spanprof.v1.DistributionState;
 import dev.spanprof.v1.GetStateRequest;
 import dev.spanprof.v1.OperationKey;
 import dev.spanprof.v1.ProfileServiceGrpc;
@@ -84,7 +86,7 @@ class StateControllerTest {
         .mapToLong(bucket -> bucket.getCount()).sum();
     assertThat(tailTraces).isEqualTo(100);
     assertThat(state.getTracesList()).isEmpty();
-    assertThat(state.hasDistribution()).isFalse();
+    assertThat(state.getDistributionsList()).isEmpty();
   }
 
   @Test
@@ -106,9 +108,25 @@ class StateControllerTest {
         + "&part=traces&service=shop&operation=GET%20/checkout&order=slowest&limit=3").body())
         .getAsJsonObject();
 
-    assertThat(json.getAsJsonObject("distribution").get("cumulative").getAsString()).isNotEmpty();
+    assertThat(json.getAsJsonArray("distributions")).singleElement().satisfies(distribution ->
+        assertThat(distribution.getAsJsonObject().get("cumulative").getAsString()).isNotEmpty());
     assertThat(json.getAsJsonArray("traces")).hasSize(3);
     assertThat(json.has("ranking")).isFalse();
+  }
+
+  @Test
+  void distributions_withoutAnOperation_everyOperationsOfEveryKind() {
+    State state = ProfileServiceGrpc.newBlockingStub(channel)
+        .withDeadlineAfter(10, TimeUnit.SECONDS)
+        .getState(GetStateRequest.newBuilder().addParts("distribution").build());
+
+    assertThat(state.getDistributionsList())
+        .filteredOn(distribution -> state.getOperations(distribution.getOperation()).getName()
+            .equals("GET /checkout"))
+        .extracting(DistributionState::getKind)
+        .containsExactlyInAnyOrder(DistributionKind.DISTRIBUTION_KIND_DURATION,
+            DistributionKind.DISTRIBUTION_KIND_SELF_TIME,
+            DistributionKind.DISTRIBUTION_KIND_CRITICAL_PATH);
   }
 
   @Test

@@ -3,21 +3,16 @@ package dev.spanprof.security;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowable;
 
-import java.io.BufferedReader;
+import dev.spanprof.testing.SpanprofProcess;
 import java.io.IOException;
-import java.io.InputStreamReader;
 import java.io.OutputStream;
-import java.net.ServerSocket;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.BlockingQueue;
-import java.util.concurrent.LinkedBlockingQueue;
-import java.util.concurrent.TimeUnit;
+import java.util.Map;
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.SSLSocket;
 import org.junit.jupiter.api.AfterAll;
@@ -41,9 +36,8 @@ class FrontDoorProcessTest {
 
   @TempDir static Path files;
   private Certificates certificates;
-  private Process process;
-  private final BlockingQueue<String> log = new LinkedBlockingQueue<>();
-  private final List<String> startLog = new ArrayList<>();
+  private SpanprofProcess process;
+  private List<String> startLog;
   private int http;
   private int management;
   private SSLContext client;
@@ -51,49 +45,24 @@ class FrontDoorProcessTest {
   @BeforeAll
   void start() throws Exception {
     certificates = new Certificates(files);
-    int grpc = freePort();
-    http = freePort();
-    management = freePort();
     Path write = Files.writeString(files.resolve("write.tokens"), "w1\n");
     Path read = Files.writeString(files.resolve("read.tokens"), "r1\n");
     Path metrics = Files.writeString(files.resolve("metrics.tokens"), "m1\n");
     String cert = certificates.file("server.crt").toString();
     String key = certificates.file("server.key").toString();
-    process = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java")
-        .toString(), "-Xmx256m", "-cp", System.getProperty("java.class.path"),
-        "-Dgrpc.server.port=" + grpc,
-        "-Dmicronaut.server.port=" + http,
-        "-Dspanprof.management.port=" + management,
-        "-Dspanprof.management.host=127.0.0.1",
-        "-Dspanprof.tls.cert-file=" + cert,
-        "-Dspanprof.tls.key-file=" + key,
-        "-Dspanprof.tls.client-ca-file=" + certificates.file("ca.crt"),
-        "-Dspanprof.auth.write-tokens-file=" + write,
-        "-Dspanprof.auth.read-tokens-file=" + read,
-        "-Dspanprof.ingest.cors.allowed-origins=" + ORIGIN,
-        "-Dspanprof.management.tls.cert-file=" + cert,
-        "-Dspanprof.management.tls.key-file=" + key,
-        "-Dspanprof.management.read-tokens-file=" + metrics,
-        "dev.spanprof.Application")
-        .redirectErrorStream(true).start();
-    Thread reader = new Thread(() -> {
-      try (BufferedReader lines = new BufferedReader(
-          new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
-        for (String line = lines.readLine(); line != null; line = lines.readLine()) {
-          log.add(line);
-        }
-      } catch (IOException ended) {
-        // the process is gone
-      }
-    }, "spanprof-subprocess-log");
-    reader.setDaemon(true);
-    reader.start();
-    long deadline = System.nanoTime() + TIMEOUT.toNanos();
-    while (startLog.stream().noneMatch(line -> line.contains("front door:"))) {
-      String line = log.poll(deadline - System.nanoTime(), TimeUnit.NANOSECONDS);
-      assertThat(line).as("started in time; so far: %s", startLog).isNotNull();
-      startLog.add(line);
-    }
+    process = SpanprofProcess.start("front-door", "256m", Map.of(
+        "spanprof.tls.cert-file", cert,
+        "spanprof.tls.key-file", key,
+        "spanprof.tls.client-ca-file", certificates.file("ca.crt").toString(),
+        "spanprof.auth.write-tokens-file", write.toString(),
+        "spanprof.auth.read-tokens-file", read.toString(),
+        "spanprof.ingest.cors.allowed-origins", ORIGIN,
+        "spanprof.management.tls.cert-file", cert,
+        "spanprof.management.tls.key-file", key,
+        "spanprof.management.read-tokens-file", metrics.toString())).awaitStarted();
+    startLog = process.startLog();
+    http = process.httpPort();
+    management = process.managementPort();
     client = ClientKeys.context(certificates.file("ca.crt"), certificates.file("client.key"),
         certificates.file("client.crt"));
   }
@@ -101,10 +70,7 @@ class FrontDoorProcessTest {
   @AfterAll
   void stop() throws InterruptedException {
     if (process != null) {
-      process.destroy();
-      if (!process.waitFor(30, TimeUnit.SECONDS)) {
-        process.destroyForcibly();
-      }
+      process.close();
     }
   }
 
@@ -215,12 +181,6 @@ class FrontDoorProcessTest {
     } catch (IOException e) {
       socket.close();
       throw e;
-    }
-  }
-
-  private static int freePort() throws IOException {
-    try (ServerSocket socket = new ServerSocket(0)) {
-      return socket.getLocalPort();
     }
   }
 }

@@ -87,6 +87,19 @@ public final class SpanprofProcess implements AutoCloseable {
     return this;
   }
 
+  /** What it logged up to and including its start line ({@link #awaitStarted}). */
+  public List<String> startLog() {
+    return List.copyOf(startLog);
+  }
+
+  public int httpPort() {
+    return http;
+  }
+
+  public int managementPort() {
+    return management;
+  }
+
   /** The base URL of its HTTP port, as a peer names it. */
   public String httpBase() {
     return "http://127.0.0.1:" + http;
