@@ -3,7 +3,6 @@ package dev.spanprof.api;
 import com.google.protobuf.InvalidProtocolBufferException;
 import dev.spanprof.analysis.distribution.DistributionRegistry.Kind;
 import dev.spanprof.analysis.pool.PoolSweep;
-import dev.spanprof.analysis.pool.PoolWindows.PoolWindow;
 import dev.spanprof.analysis.ranking.RankingSnapshot;
 import dev.spanprof.analysis.ranking.RankingState;
 import dev.spanprof.analysis.tail.TailBreakdown;
@@ -23,19 +22,21 @@ import dev.spanprof.stages.TailService;
 import dev.spanprof.v1.PoolWindowState;
 import dev.spanprof.v1.State;
 import io.micronaut.http.HttpResponse;
-import io.micronaut.json.JsonMapper;
 import io.micronaut.http.MutableHttpResponse;
+import io.micronaut.json.JsonMapper;
 import jakarta.inject.Singleton;
 import java.io.IOException;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
+import java.util.function.Function;
+import java.util.function.ToLongFunction;
 import java.util.zip.DataFormatException;
 
 /**
@@ -72,11 +73,12 @@ final class Fleet implements FleetRanking {
   /** A fleet's answer and the peers that gave none, each with why. */
   record Answer<T>(T value, List<String> missingPeers) {
 
-    /** {@code response} with the missing peers named in {@link #MISSING_PEERS_HEADER}. */
-    <U> Answer<U> map(java.util.function.Function<T, U> derive) {
+    /** What {@code derive} makes of this answer's value, naming the same peers. */
+    <U> Answer<U> map(Function<T, U> derive) {
       return new Answer<>(derive.apply(value), missingPeers);
     }
 
+    /** {@code response} with the missing peers named in {@link #MISSING_PEERS_HEADER}. */
     <B> HttpResponse<B> named(MutableHttpResponse<B> response) {
       if (!missingPeers.isEmpty()) {
         response.header(MISSING_PEERS_HEADER, String.join(", ", missingPeers));
@@ -131,7 +133,7 @@ final class Fleet implements FleetRanking {
 
   /** One operation's distribution of one kind; empty when no replica has it. */
   Answer<Optional<DistributionService.Merged>> distribution(Kind kind, Operation operation) {
-    Gathered gathered = states("distribution", operation, "kind=" + kind.name().toLowerCase());
+    Gathered gathered = states("distribution", operation, "kind=" + kind.name().toLowerCase(Locale.ROOT));
     StateProtos.MergedHistograms merged = new StateProtos.MergedHistograms(significantDigits);
     boolean[] found = {false};
     gathered.each((peer, state) -> {
@@ -150,24 +152,25 @@ final class Fleet implements FleetRanking {
    */
   Answer<Map<String, List<PoolsController.Window>>> pools() {
     Gathered gathered = states("pools", null);
-    Map<String, Map<Long, List<PoolWindowState>>> byPool = new TreeMap<>();
-    Map<PoolWindowState, String> peerOf = new HashMap<>();
+    // By pool, then by the window's start (the same span-time window on every replica).
+    Map<String, Map<Long, List<PeerWindow>>> byPool = new TreeMap<>();
     gathered.each((peer, state) -> {
       for (PoolWindowState window : state.pools()) {
         byPool.computeIfAbsent(window.getPool(), unused -> new TreeMap<>())
-            .computeIfAbsent(window.getStartNanos(), unused -> new ArrayList<>()).add(window);
-        peerOf.put(window, peer);
+            .computeIfAbsent(window.getStartNanos(), unused -> new ArrayList<>())
+            .add(new PeerWindow(peer, window));
       }
     });
     Map<String, List<PoolsController.Window>> pools = new LinkedHashMap<>();
     byPool.forEach((pool, windows) -> pools.put(pool, windows.values().stream().map(parts -> {
-      PoolWindowState first = parts.get(0);
+      PoolWindowState first = parts.get(0).window();
       Map<String, Double> occupiedNs = new TreeMap<>();
       Map<String, Map<String, Double>> attributionByReplica = new TreeMap<>();
-      for (PoolWindowState part : parts) {
-        part.getOccupiedNsMap().forEach((category, ns) ->
+      for (PeerWindow part : parts) {
+        part.window().getOccupiedNsMap().forEach((category, ns) ->
             occupiedNs.merge(category, ns, Double::sum));
-        attributionByReplica.put(peerOf.get(part), new TreeMap<>(part.getAttributionNsMap()));
+        attributionByReplica.put(part.peer(),
+            new TreeMap<>(part.window().getAttributionNsMap()));
       }
       return new PoolsController.Window(first.getStartNanos(), first.getEndNanos(),
           first.getCapacity(), first.getAvailableNs(),
@@ -205,8 +208,8 @@ final class Fleet implements FleetRanking {
   }
 
   /**
-   * The JSON profile of a trace from the replica that has it (a trace is whole on one), the one
-   * with the most spans should several; empty when none has it.
+   * The JSON profile of a trace from the replica that has it (a trace is whole on one; should
+   * several hold fragments of it, the largest answer); empty when none has it.
    */
   Answer<Optional<byte[]>> trace(TraceId traceId) {
     Replies replies = peers.get("/api/v1/traces/" + traceId.toHex() + "?scope=local",
@@ -247,9 +250,10 @@ final class Fleet implements FleetRanking {
     return new Gathered(states, missing);
   }
 
+  private record PeerWindow(String peer, PoolWindowState window) {}
+
   /** A state whose slices are of another length than this replica's cannot merge. */
-  private static <S> S sameSlices(S state, java.util.function.ToLongFunction<S> sliceNanos,
-      long expected) {
+  private static <S> S sameSlices(S state, ToLongFunction<S> sliceNanos, long expected) {
     if (sliceNanos.applyAsLong(state) != expected) {
       throw new IllegalArgumentException("slices of " + sliceNanos.applyAsLong(state)
           + " ns, not " + expected + " ns: the replicas' windows differ");

@@ -265,11 +265,17 @@ final class StateProtos {
         if (proto.getKind() != kind(kind) || !operation(proto.getOperation()).equals(operation)) {
           continue;
         }
-        into.cumulative.add(decode(proto.getCumulative()));
-        into.window.add(decode(proto.getWindow()));
-        if (!proto.getCumulativeCorrected().isEmpty()) {
-          into.corrected().add(decode(proto.getCumulativeCorrected()));
-          into.windowCorrected.add(decode(proto.getWindowCorrected()));
+        // Every view decoded before any is added: a peer whose encoding does not read adds none.
+        Histogram cumulative = decode(proto.getCumulative());
+        Histogram window = decode(proto.getWindow());
+        boolean corrects = !proto.getCumulativeCorrected().isEmpty();
+        Histogram cumulativeCorrected = corrects ? decode(proto.getCumulativeCorrected()) : null;
+        Histogram windowCorrected = corrects ? decode(proto.getWindowCorrected()) : null;
+        into.cumulative.add(cumulative);
+        into.window.add(window);
+        if (corrects) {
+          into.corrected().add(cumulativeCorrected);
+          into.windowCorrected.add(windowCorrected);
         }
         found = true;
       }

@@ -70,16 +70,9 @@ public final class RankingService implements ProfileConsumer {
   }
 
   /**
-   * The additive state of the window as of now (semantics.md §7): of {@code root}'s traces, or of
-   * all with null.
-   */
-  public RankingState state(Operation root) {
-    return state(root, time.epochNanos(), false);
-  }
-
-  /**
-   * The additive state of the window ending at {@code asOfNanos}; with {@code summed}, its slices
-   * added up into one (CallRanking#summedState).
+   * The additive state (semantics.md §7) of the window ending at {@code asOfNanos}, of {@code
+   * root}'s traces or of all with null; with {@code summed}, its slices added up into one
+   * (CallRanking#summedState).
    */
   public RankingState state(Operation root, long asOfNanos, boolean summed) {
     return summed ? ranking.summedState(asOfNanos, root) : ranking.state(asOfNanos, root);

@@ -57,14 +57,10 @@ public final class TailService implements ProfileConsumer {
     return window.breakdown(root, quantile, time.epochNanos());
   }
 
-  /** The additive state of the window as of now: of {@code root}'s traces, or all with null. */
-  public TailState state(Operation root) {
-    return state(root, time.epochNanos(), false);
-  }
-
   /**
-   * The additive state of the window ending at {@code asOfNanos}; with {@code summed}, each root's
-   * slices added up into one (TailWindow#summedState).
+   * The additive state of the window ending at {@code asOfNanos}, of {@code root}'s traces or of
+   * all with null; with {@code summed}, each root's slices added up into one
+   * (TailWindow#summedState).
    */
   public TailState state(Operation root, long asOfNanos, boolean summed) {
     return summed ? window.summedState(asOfNanos, root) : window.state(asOfNanos, root);
