@@ -18,8 +18,23 @@ try {
     const section = el('section', {'data-pool': pool.pool}, el('h2', {}, pool.pool));
     page.append(section);
     section.append(
-        stacked(pool, 'utilization', 'Utilization by category (1 = every core busy)', 1),
-        stacked(pool, 'attributionNs', 'Core-seconds by class', 1e-9));
+        stacked(pool, 'utilization', 'Utilization by category (1 = every core busy)', 1));
+    // A fleet's windows carry each replica's attribution: it needs all of a pool's resources at
+    // each change point, which no replica sees, so it is shown per replica (semantics.md §7).
+    const replicas = [...new Set(pool.windows.flatMap(w =>
+        Object.keys(w.attributionByReplica || {})))].sort();
+    if (replicas.length === 0) {
+      section.append(stacked(pool, 'attributionNs', 'Core-seconds by class', 1e-9));
+    }
+    for (const replica of replicas) {
+      const own = {...pool, windows: pool.windows.map(w =>
+          ({...w, attributionNs: (w.attributionByReplica || {})[replica] || {}}))};
+      const chart = stacked(own, 'attributionNs',
+          `Core-seconds by class, ${replica} alone (attribution does not merge across replicas)`,
+          1e-9);
+      chart.dataset.replica = replica;
+      section.append(chart);
+    }
   }
 } catch (error) {
   fail(page, error);

@@ -334,6 +334,18 @@ class FleetProcessTest {
       }
       assertThat(browser.findElements(By.id("missing-peers"))).isEmpty();
       Chromium.screenshot(browser, "fleet-overview");
+
+      // The pools page: the fleet's utilization, and the CPU attribution of each replica alone.
+      browser.get(replicas.get(1).httpUrl("/pools"));
+      new WebDriverWait(browser, Duration.ofSeconds(30)).until(ExpectedConditions
+          .presenceOfElementLocated(By.cssSelector("[data-chart='attributionNs']")));
+      assertThat(browser.findElements(By.cssSelector("[data-chart='attributionNs']")))
+          .extracting(chart -> chart.getAttribute("data-replica"))
+          .containsExactlyInAnyOrder(replicas.stream().map(SpanprofProcess::httpBase)
+              .toArray(String[]::new));
+      assertThat(browser.findElement(By.cssSelector("[data-chart='utilization']"))
+          .getAttribute("data-series")).contains("idle");
+      Chromium.screenshot(browser, "fleet-pools");
     } finally {
       browser.quit();
     }
