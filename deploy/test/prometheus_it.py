@@ -23,6 +23,7 @@ Run: /usr/bin/python3 deploy/test/prometheus_it.py (after the build: it needs th
 """
 
 import json
+import math
 import os
 import re
 import shutil
@@ -296,8 +297,13 @@ def fleet_checks(work):
             (value,) = query(ports, f"histogram_quantile({q}, sum by (le) "
                                     f"(spanprof_duration_seconds_bucket{selector}))").values()
             same_bucket(value, distribution["cumulative"]["quantilesNs"][q], f"p{q} over three replicas")
-        (recorded,) = until("the recording rule over three replicas", lambda: query(
-            ports, f"spanprof:duration_seconds:p99_5m{selector}")).values()
+        # A rate needs two samples of each replica's increase; until then the rule is NaN, or
+        # covers some replicas only.
+        until("every replica's durations increasing in Prometheus", lambda: list(query(
+            ports, f"count(rate(spanprof_duration_seconds_count{selector}[5m]) > 0)").values()) == [3.0])
+        (recorded,) = until("the recording rule over three replicas evaluated", lambda: [
+            value for value in query(ports, f"spanprof:duration_seconds:p99_5m{selector}").values()
+            if math.isfinite(value)])
         same_bucket(recorded, distribution["cumulative"]["quantilesNs"]["0.99"],
                     "spanprof:duration_seconds:p99_5m")
         ratios = query(ports, "spanprof:buffered_spans:ratio")
