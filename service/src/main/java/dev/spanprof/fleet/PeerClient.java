@@ -9,6 +9,7 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.net.http.HttpTimeoutException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.GeneralSecurityException;
@@ -127,7 +128,10 @@ public final class PeerClient {
         calls.get(i).cancel(true);
         missing.add(peer + " (no answer within " + timeout.toMillis() + " ms)");
       } catch (ExecutionException e) {
-        missing.add(peer + " (" + e.getCause().getClass().getSimpleName() + ")");
+        // The request's own timeout is the same as the wait's: whichever ends first says so.
+        missing.add(peer + (e.getCause() instanceof HttpTimeoutException
+            ? " (no answer within " + timeout.toMillis() + " ms)"
+            : " (" + e.getCause().getClass().getSimpleName() + ")"));
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
         missing.add(peer + " (interrupted)");
