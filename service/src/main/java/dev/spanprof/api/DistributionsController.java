@@ -30,14 +30,11 @@ import java.util.Locale;
 @ExecuteOn(TaskExecutors.BLOCKING)
 final class DistributionsController {
 
-  private final DistributionService distributions;
-  private final Fleet fleet;
+  private final Answers answers;
   private final List<Double> quantiles;
 
-  DistributionsController(DistributionService distributions, Fleet fleet,
-      HistogramConfiguration configuration) {
-    this.distributions = distributions;
-    this.fleet = fleet;
+  DistributionsController(Answers answers, HistogramConfiguration configuration) {
+    this.answers = answers;
     this.quantiles = List.copyOf(configuration.getQuantiles());
   }
 
@@ -53,9 +50,8 @@ final class DistributionsController {
       return error(HttpStatus.BAD_REQUEST,
           "kind must be duration, self_time or critical_path, got '" + kind + "'");
     }
-    Fleet.Answer<Optional<DistributionService.Merged>> answer = fleet.answers(scope)
-        ? fleet.distribution(parsed, new Operation(service, operation))
-        : new Fleet.Answer<>(distributions.merged(parsed, service, operation), List.of());
+    Fleet.Answer<Optional<DistributionService.Merged>> answer = answers.distribution(parsed,
+        new Operation(service, operation), Answers.local(scope));
     return answer.value()
         .<HttpResponse<?>>map(merged -> answer.named(HttpResponse.ok(new Answer(service, operation,
             parsed.name().toLowerCase(Locale.ROOT),

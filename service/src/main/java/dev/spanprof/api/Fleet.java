@@ -87,9 +87,9 @@ final class Fleet implements FleetRanking {
     }
   }
 
-  /** Whether an answer is the fleet's: peers are configured and the caller did not ask for local. */
-  boolean answers(String scope) {
-    return peers.enabled() && !"local".equals(scope);
+  /** Whether an answer is the fleet's: peers are configured and the asker did not want local. */
+  boolean answers(boolean local) {
+    return peers.enabled() && !local;
   }
 
   @Override

@@ -2,7 +2,6 @@ package dev.spanprof.api;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 import dev.spanprof.analysis.pool.PoolWindows.PoolWindow;
-import dev.spanprof.stages.PoolService;
 import io.micronaut.core.annotation.Nullable;
 import io.micronaut.http.HttpResponse;
 import io.micronaut.http.MediaType;
@@ -12,7 +11,6 @@ import io.micronaut.http.annotation.Get;
 import io.micronaut.scheduling.TaskExecutors;
 import io.micronaut.scheduling.annotation.ExecuteOn;
 import io.micronaut.serde.annotation.Serdeable;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -25,12 +23,10 @@ import java.util.Map;
 @ExecuteOn(TaskExecutors.BLOCKING)
 final class PoolsController {
 
-  private final PoolService pools;
-  private final Fleet fleet;
+  private final Answers answers;
 
-  PoolsController(PoolService pools, Fleet fleet) {
-    this.pools = pools;
-    this.fleet = fleet;
+  PoolsController(Answers answers) {
+    this.answers = answers;
   }
 
   /**
@@ -39,21 +35,9 @@ final class PoolsController {
    */
   @Get(produces = MediaType.APPLICATION_JSON)
   HttpResponse<List<Pool>> pools(@QueryValue @Nullable String scope) {
-    if (fleet.answers(scope)) {
-      Fleet.Answer<Map<String, List<Window>>> answer = fleet.pools();
-      return answer.named(HttpResponse.ok(answer.value().entrySet().stream()
-          .map(entry -> new Pool(entry.getKey(), entry.getValue())).toList()));
-    }
-    return HttpResponse.ok(local(pools).entrySet().stream()
-        .map(entry -> new Pool(entry.getKey(), entry.getValue())).toList());
-  }
-
-  /** This process's windows per pool, oldest first. */
-  static Map<String, List<Window>> local(PoolService pools) {
-    Map<String, List<Window>> windows = new LinkedHashMap<>();
-    pools.recent().forEach((pool, recent) ->
-        windows.put(pool, recent.stream().map(Window::of).toList()));
-    return windows;
+    Fleet.Answer<Map<String, List<Window>>> answer = answers.pools(Answers.local(scope));
+    return answer.named(HttpResponse.ok(answer.value().entrySet().stream()
+        .map(entry -> new Pool(entry.getKey(), entry.getValue())).toList()));
   }
 
   @Serdeable

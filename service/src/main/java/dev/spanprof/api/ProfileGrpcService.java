@@ -10,9 +10,6 @@ import dev.spanprof.config.HistogramConfiguration;
 import dev.spanprof.span.Operation;
 import dev.spanprof.span.TraceId;
 import dev.spanprof.stages.DistributionService;
-import dev.spanprof.stages.PoolService;
-import dev.spanprof.stages.RankingService;
-import dev.spanprof.stages.TailService;
 import dev.spanprof.v1.Distribution;
 import dev.spanprof.v1.Edges;
 import dev.spanprof.v1.GetDistributionRequest;
@@ -48,22 +45,15 @@ final class ProfileGrpcService extends ProfileServiceGrpc.ProfileServiceImplBase
   private static final int DEFAULT_TOP = 50;
 
   private final RecentProfiles profiles;
-  private final RankingService ranking;
-  private final PoolService pools;
-  private final DistributionService distributions;
-  private final TailService tail;
+  private final Answers answers;
   private final Fleet fleet;
   private final LocalState state;
   private final List<Double> quantiles;
 
-  ProfileGrpcService(RecentProfiles profiles, RankingService ranking, PoolService pools,
-      DistributionService distributions, TailService tail, Fleet fleet, LocalState state,
+  ProfileGrpcService(RecentProfiles profiles, Answers answers, Fleet fleet, LocalState state,
       HistogramConfiguration histograms) {
     this.profiles = profiles;
-    this.ranking = ranking;
-    this.pools = pools;
-    this.distributions = distributions;
-    this.tail = tail;
+    this.answers = answers;
     this.fleet = fleet;
     this.state = state;
     this.quantiles = List.copyOf(histograms.getQuantiles());
@@ -79,7 +69,7 @@ final class ProfileGrpcService extends ProfileServiceGrpc.ProfileServiceImplBase
       invalid(responses, e.getMessage());
       return;
     }
-    if (fleet.answers(scope(request.getLocal()))) {
+    if (fleet.answers(request.getLocal())) {
       Fleet.Answer<Optional<byte[]>> answer = fleet.trace(traceId);
       if (answer.value().isPresent()) {
         try {
@@ -122,8 +112,7 @@ final class ProfileGrpcService extends ProfileServiceGrpc.ProfileServiceImplBase
       invalid(responses, e.getMessage());
       return;
     }
-    Fleet.Answer<List<TraceSummary>> found = fleet.answers(scope(request.getLocal()))
-        ? fleet.traces(query) : new Fleet.Answer<>(profiles.search(query), List.of());
+    Fleet.Answer<List<TraceSummary>> found = answers.traces(query, request.getLocal());
     TraceList.Builder answer = TraceList.newBuilder().addAllMissingPeers(found.missingPeers());
     found.value().forEach(summary -> answer.addTraces(ProtoViews.traceSummary(summary)));
     answer(responses, answer.build());
@@ -133,11 +122,8 @@ final class ProfileGrpcService extends ProfileServiceGrpc.ProfileServiceImplBase
   public void getTail(GetTailRequest request, StreamObserver<Tail> responses) {
     String service = orNull(request.getService());
     String operation = orNull(request.getOperation());
-    boolean fleetAnswer = fleet.answers(scope(request.getLocal()));
     if (service == null && operation == null) {
-      Fleet.Answer<List<TailRoot>> roots = fleetAnswer
-          ? fleet.tailRoots()
-          : new Fleet.Answer<>(tail.roots(), List.of());
+      Fleet.Answer<List<TailRoot>> roots = answers.tailRoots(request.getLocal());
       Tail.Builder answer = Tail.newBuilder().addAllMissingPeers(roots.missingPeers());
       roots.value().forEach(root -> answer.addRoots(ProtoViews.tailRoot(root)));
       answer(responses, answer.build());
@@ -154,9 +140,8 @@ final class ProfileGrpcService extends ProfileServiceGrpc.ProfileServiceImplBase
       return;
     }
     Operation root = new Operation(service, operation);
-    Fleet.Answer<Optional<TailBreakdown>> found = fleetAnswer
-        ? fleet.tailBreakdown(root, quantile)
-        : new Fleet.Answer<>(tail.breakdown(root, quantile), List.of());
+    Fleet.Answer<Optional<TailBreakdown>> found =
+        answers.tailBreakdown(root, quantile, request.getLocal());
     found.value().ifPresentOrElse(
         breakdown -> answer(responses, Tail.newBuilder()
             .setBreakdown(ProtoViews.tailBreakdown(breakdown, service, operation))
@@ -190,9 +175,7 @@ final class ProfileGrpcService extends ProfileServiceGrpc.ProfileServiceImplBase
     int top = request.getTop() == 0 ? DEFAULT_TOP : request.getTop();
     Operation root = request.getService().isEmpty() ? null
         : new Operation(request.getService(), request.getOperation());
-    Fleet.Answer<RankingSnapshot> found = fleet.answers(scope(request.getLocal()))
-        ? fleet.ranking(root)
-        : new Fleet.Answer<>(root == null ? ranking.latest() : ranking.forRoot(root), List.of());
+    Fleet.Answer<RankingSnapshot> found = answers.ranking(root, request.getLocal());
     Ranking.Builder answer = Ranking.newBuilder().addAllMissingPeers(found.missingPeers());
     found.value().top(top, sort).forEach(row -> answer.addOperations(ProtoViews.rankedOperation(row)));
     answer(responses, answer.build());
@@ -205,8 +188,7 @@ final class ProfileGrpcService extends ProfileServiceGrpc.ProfileServiceImplBase
       return;
     }
     Operation target = new Operation(request.getService(), request.getOperation());
-    Fleet.Answer<RankingSnapshot> found = fleet.answers(scope(request.getLocal()))
-        ? fleet.ranking(null) : new Fleet.Answer<>(ranking.latest(), List.of());
+    Fleet.Answer<RankingSnapshot> found = answers.ranking(null, request.getLocal());
     RankingSnapshot snapshot = found.value();
     Edges.Builder answer = Edges.newBuilder()
         .setService(request.getService())
@@ -222,8 +204,7 @@ final class ProfileGrpcService extends ProfileServiceGrpc.ProfileServiceImplBase
   @Override
   public void getPools(GetPoolsRequest request, StreamObserver<dev.spanprof.v1.Pools> responses) {
     Fleet.Answer<Map<String, List<PoolsController.Window>>> found =
-        fleet.answers(scope(request.getLocal())) ? fleet.pools()
-            : new Fleet.Answer<>(PoolsController.local(pools), List.of());
+        answers.pools(request.getLocal());
     dev.spanprof.v1.Pools.Builder answer =
         dev.spanprof.v1.Pools.newBuilder().addAllMissingPeers(found.missingPeers());
     found.value().forEach((pool, windows) -> {
@@ -252,12 +233,8 @@ final class ProfileGrpcService extends ProfileServiceGrpc.ProfileServiceImplBase
       invalid(responses, "service and operation are both required");
       return;
     }
-    Fleet.Answer<Optional<DistributionService.Merged>> found =
-        fleet.answers(scope(request.getLocal()))
-            ? fleet.distribution(kind, new Operation(request.getService(), request.getOperation()))
-            : new Fleet.Answer<>(
-                distributions.merged(kind, request.getService(), request.getOperation()),
-                List.of());
+    Fleet.Answer<Optional<DistributionService.Merged>> found = answers.distribution(kind,
+        new Operation(request.getService(), request.getOperation()), request.getLocal());
     found.value().ifPresentOrElse(
         merged -> {
           Distribution.Builder answer = Distribution.newBuilder()
@@ -287,11 +264,6 @@ final class ProfileGrpcService extends ProfileServiceGrpc.ProfileServiceImplBase
     } catch (IllegalArgumentException e) {
       invalid(responses, e.getMessage());
     }
-  }
-
-  /** The scope a request asks for, as the HTTP endpoints take it. */
-  private static String scope(boolean local) {
-    return local ? "local" : null;
   }
 
   private static String orNull(String value) {

@@ -6,7 +6,6 @@ import dev.spanprof.api.RankingView.Neighbour;
 import dev.spanprof.api.RankingView.RankingRow;
 import dev.spanprof.api.TraceProfileController.ApiError;
 import dev.spanprof.span.Operation;
-import dev.spanprof.stages.RankingService;
 import io.micronaut.core.annotation.Nullable;
 import io.micronaut.http.HttpResponse;
 import io.micronaut.http.HttpStatus;
@@ -16,7 +15,6 @@ import io.micronaut.http.annotation.Get;
 import io.micronaut.scheduling.TaskExecutors;
 import io.micronaut.scheduling.annotation.ExecuteOn;
 import io.micronaut.http.annotation.QueryValue;
-import java.util.List;
 
 /**
  * {@code GET /api/v1/ranking?top=N&sort=involvement|critical_path|self_time} (over all traces, or
@@ -31,12 +29,10 @@ final class RankingController {
 
   private static final int DEFAULT_TOP = 50;
 
-  private final RankingService ranking;
-  private final Fleet fleet;
+  private final Answers answers;
 
-  RankingController(RankingService ranking, Fleet fleet) {
-    this.ranking = ranking;
-    this.fleet = fleet;
+  RankingController(Answers answers) {
+    this.answers = answers;
   }
 
   @Get(produces = MediaType.APPLICATION_JSON)
@@ -57,8 +53,7 @@ final class RankingController {
       return badRequest("sort must be involvement, critical_path or self_time, got '" + sort + "'");
     }
     Operation root = service == null ? null : new Operation(service, operation);
-    Fleet.Answer<RankingSnapshot> answer = fleet.answers(scope) ? fleet.ranking(root)
-        : new Fleet.Answer<>(root == null ? ranking.latest() : ranking.forRoot(root), List.of());
+    Fleet.Answer<RankingSnapshot> answer = answers.ranking(root, Answers.local(scope));
     return answer.named(HttpResponse.ok(answer.value().top(rows, order).stream()
         .map(RankingRow::of)
         .toList()));
@@ -71,8 +66,7 @@ final class RankingController {
       return badRequest("service and operation are both required, e.g. ?service=checkout&operation=GET%20/cart");
     }
     Operation target = new Operation(service, operation);
-    Fleet.Answer<RankingSnapshot> answer = fleet.answers(scope) ? fleet.ranking(null)
-        : new Fleet.Answer<>(ranking.latest(), List.of());
+    Fleet.Answer<RankingSnapshot> answer = answers.ranking(null, Answers.local(scope));
     RankingSnapshot snapshot = answer.value();
     return answer.named(HttpResponse.ok(new Edges(service, operation,
         snapshot.callers(target).stream().map(edge -> Neighbour.of(edge.caller(), edge)).toList(),

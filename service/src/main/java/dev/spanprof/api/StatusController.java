@@ -48,7 +48,7 @@ final class StatusController {
 
   @Get(produces = MediaType.APPLICATION_JSON)
   HttpResponse<Status> status(@QueryValue @Nullable String scope) {
-    if (fleet.answers(scope)) {
+    if (fleet.answers(Answers.local(scope))) {
       Fleet.Answer<Status> answer = fleet.status(local());
       return answer.named(HttpResponse.ok(answer.value()));
     }

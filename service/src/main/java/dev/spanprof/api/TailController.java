@@ -5,7 +5,6 @@ import dev.spanprof.analysis.tail.TailBreakdown;
 import dev.spanprof.analysis.tail.TailRoot;
 import dev.spanprof.api.TraceProfileController.ApiError;
 import dev.spanprof.span.Operation;
-import dev.spanprof.stages.TailService;
 import io.micronaut.core.annotation.Nullable;
 import io.micronaut.http.HttpResponse;
 import io.micronaut.http.HttpStatus;
@@ -31,12 +30,10 @@ final class TailController {
 
   static final double DEFAULT_QUANTILE = 0.9;
 
-  private final TailService tail;
-  private final Fleet fleet;
+  private final Answers answers;
 
-  TailController(TailService tail, Fleet fleet) {
-    this.tail = tail;
-    this.fleet = fleet;
+  TailController(Answers answers) {
+    this.answers = answers;
   }
 
   @Get(produces = MediaType.APPLICATION_JSON)
@@ -44,9 +41,7 @@ final class TailController {
       @QueryValue @Nullable String operation, @QueryValue @Nullable String quantile,
       @QueryValue @Nullable String scope) {
     if (service == null && operation == null && quantile == null) {
-      Fleet.Answer<List<TailRoot>> roots = fleet.answers(scope)
-          ? fleet.tailRoots()
-          : new Fleet.Answer<>(tail.roots(), List.of());
+      Fleet.Answer<List<TailRoot>> roots = answers.tailRoots(Answers.local(scope));
       return roots.named(HttpResponse.ok(roots.value().stream().map(RootView::of).toList()));
     }
     if (service == null || operation == null) {
@@ -64,9 +59,8 @@ final class TailController {
       return error(HttpStatus.BAD_REQUEST, "quantile must be in (0, 1), got " + quantile);
     }
     Operation root = new Operation(service, operation);
-    Fleet.Answer<Optional<TailBreakdown>> answer = fleet.answers(scope)
-        ? fleet.tailBreakdown(root, q)
-        : new Fleet.Answer<>(tail.breakdown(root, q), List.of());
+    Fleet.Answer<Optional<TailBreakdown>> answer =
+        answers.tailBreakdown(root, q, Answers.local(scope));
     return answer.value()
         .<HttpResponse<?>>map(breakdown -> answer.named(
             HttpResponse.ok(BreakdownView.of(breakdown, answer.missingPeers()))))

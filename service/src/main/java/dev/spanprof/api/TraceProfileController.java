@@ -26,10 +26,12 @@ final class TraceProfileController {
 
   private final RecentProfiles profiles;
   private final Fleet fleet;
+  private final Answers answers;
 
-  TraceProfileController(RecentProfiles profiles, Fleet fleet) {
+  TraceProfileController(RecentProfiles profiles, Fleet fleet, Answers answers) {
     this.profiles = profiles;
     this.fleet = fleet;
+    this.answers = answers;
   }
 
   @Get(produces = MediaType.APPLICATION_JSON)
@@ -47,11 +49,8 @@ final class TraceProfileController {
     } catch (IllegalArgumentException e) {
       return HttpResponse.status(HttpStatus.BAD_REQUEST).body(new ApiError(e.getMessage()));
     }
-    if (fleet.answers(scope)) {
-      Fleet.Answer<List<TraceSummary>> answer = fleet.traces(query);
-      return answer.named(HttpResponse.ok(answer.value()));
-    }
-    return HttpResponse.ok(profiles.search(query));
+    Fleet.Answer<List<TraceSummary>> answer = answers.traces(query, Answers.local(scope));
+    return answer.named(HttpResponse.ok(answer.value()));
   }
 
   @Get(uri = "/{traceId}", produces = MediaType.APPLICATION_JSON)
@@ -62,7 +61,7 @@ final class TraceProfileController {
     } catch (IllegalArgumentException e) {
       return HttpResponse.status(HttpStatus.BAD_REQUEST).body(new ApiError(e.getMessage()));
     }
-    if (fleet.answers(scope)) {
+    if (fleet.answers(Answers.local(scope))) {
       // The profile as the replica that has it wrote it: a trace is whole on one.
       Fleet.Answer<Optional<byte[]>> answer = fleet.trace(id);
       return answer.value()
