@@ -417,6 +417,70 @@ class PrometheusOperatorTest(unittest.TestCase):
             self.assertIn(endpoint["port"], [p["name"] for p in matching[0]["ports"]])
 
 
+@unittest.skipUnless(KUBECTL, "kubectl is not installed (scripts/install-test-tools.sh installs it)")
+class KafkaOverlayTest(unittest.TestCase, SpanprofContainerChecks):
+
+    def setUp(self):
+        self.manifests = render("kubernetes/overlays/kafka")
+
+    def test_kinds(self):
+        self.assertEqual(sorted(k for k, _ in self.manifests), sorted([
+            "Namespace", "ConfigMap", "ConfigMap", "Service", "Service", "Service",
+            "Deployment", "Deployment", "PodDisruptionBudget", "NetworkPolicy"]))
+        for (kind, name), manifest in self.manifests.items():
+            if kind != "Namespace":
+                self.assertEqual(manifest["metadata"].get("namespace"), "spanprof", f"{kind} {name}")
+
+    def test_replicas_read_the_topic_the_collector_writes_as_one_group(self):
+        (container,) = self.manifests[("Deployment", "spanprof")]["spec"]["template"]["spec"]["containers"]
+        variables = env(container)
+        exporter = self.collector_config()["exporters"]["kafka"]
+        self.assertEqual(variables["SPANPROF_KAFKA_BOOTSTRAP_SERVERS"], ",".join(exporter["brokers"]))
+        self.assertEqual(variables["SPANPROF_KAFKA_TOPIC"], exporter["topic"])
+        self.assertEqual(variables["SPANPROF_KAFKA_GROUP_ID"], "spanprof")
+        self.assertEqual(exporter["encoding"], "otlp_proto")
+        self.assertIs(exporter["partition_traces_by_id"], True)
+        # The documented keys only.
+        self.assertLessEqual({k.removeprefix("SPANPROF_KAFKA_").lower().replace("_", "-")
+                              for k in variables if k.startswith("SPANPROF_KAFKA_")},
+                             {"bootstrap-servers", "topic", "encoding", "group-id",
+                              "commit-interval", "handover-timeout"})
+
+    def test_replicas_answer_for_the_fleet_and_forward_back_to_the_collector(self):
+        (container,) = self.manifests[("Deployment", "spanprof")]["spec"]["template"]["spec"]["containers"]
+        variables = env(container)
+        headless = self.manifests[("Service", "spanprof-headless")]
+        self.assertEqual(headless["spec"]["clusterIP"], "None")
+        self.assertEqual(variables["SPANPROF_QUERY_PEERS"],
+                         f"dns+http://{headless['metadata']['name']}.spanprof.svc:{PORTS['otlp-http']}")
+        collector = self.manifests[("Service", "otel-kafka")]
+        enriched = {p["name"]: p["port"] for p in collector["spec"]["ports"]}["enriched"]
+        self.assertEqual(variables["SPANPROF_EXPORT_ENDPOINT"],
+                         f"http://otel-kafka.spanprof.svc.cluster.local:{enriched}")
+        self.assertEqual(self.collector_config()["receivers"]["otlp/enriched"]["protocols"]["grpc"]["endpoint"],
+                         f"0.0.0.0:{enriched}")
+
+    def test_nothing_reaches_the_otlp_ports_only_peers_and_prometheus(self):
+        policy = self.manifests[("NetworkPolicy", "spanprof")]
+        reached = sorted(p["port"] for rule in policy["spec"]["ingress"] for p in rule["ports"])
+        self.assertEqual(reached, [PORTS["otlp-http"], PORTS["metrics"]])
+
+    def test_deployment(self):
+        template = self.manifests[("Deployment", "spanprof")]["spec"]["template"]
+        (container,) = template["spec"]["containers"]
+        self.check_spanprof_container(container, readiness=True)
+        self.check_scrape_annotations(template)
+
+    def test_a_stopping_replica_has_time_to_hand_its_partitions_over(self):
+        spec = self.manifests[("Deployment", "spanprof")]["spec"]["template"]["spec"]
+        # The handover timeout (30 s by default) and the drain after it.
+        self.assertGreaterEqual(spec["terminationGracePeriodSeconds"], 30)
+
+    def collector_config(self):
+        config_map = one(self.manifests, "ConfigMap", "otel-kafka-config-")
+        return yaml.safe_load(config_map["data"]["collector.yaml"])
+
+
 class CollectorConfigTest(unittest.TestCase):
     """The collector configurations: valid YAML, every pipeline's parts defined, the keys the
     collector (contrib 0.120.0) expects."""
@@ -450,6 +514,15 @@ class CollectorConfigTest(unittest.TestCase):
         self.assertEqual(pipelines["traces/in"]["exporters"], ["loadbalancing"])
         # Batching before the load balancer would mix traces; it splits by trace id anyway.
         self.assertNotIn("batch", pipelines["traces/in"]["processors"])
+
+    def test_kafka(self):
+        config = self.check("kafka")
+        kafka = config["exporters"]["kafka"]
+        self.assertLessEqual(set(kafka), {"brokers", "protocol_version", "topic", "encoding",
+                                          "partition_traces_by_id", "producer", "sending_queue",
+                                          "retry_on_failure", "timeout", "auth", "metadata"})
+        self.assertEqual(set(kafka["producer"]) - {"required_acks", "compression", "max_message_bytes"}, set())
+        self.assertEqual(config["service"]["pipelines"]["traces/in"]["exporters"], ["kafka"])
 
     def test_cluster(self):
         config = self.check("cluster")

@@ -308,7 +308,7 @@ public final class LoadGenerator {
     return total;
   }
 
-  private static Map<String, String> flags(String[] args) {
+  static Map<String, String> flags(String[] args) {
     Map<String, String> flags = new LinkedHashMap<>();
     for (String arg : args) {
       if (!arg.startsWith("--")) {
@@ -321,7 +321,7 @@ public final class LoadGenerator {
     return flags;
   }
 
-  private static Duration parseDuration(String text) {
+  static Duration parseDuration(String text) {
     return Duration.parse("PT" + text.toUpperCase(Locale.ROOT));
   }
 }

@@ -83,6 +83,15 @@ public final class TraceAssembler {
    * hand-off stops taking traces.
    */
   public OfferResult offer(List<SpanRecord> spans) {
+    return offer(spans, time.epochNanos());
+  }
+
+  /**
+   * As {@link #offer(List)}, the spans arriving at {@code arrivalEpochNanos} instead of now: the
+   * timestamp of the log record they were read from, so that reading it again puts their trace
+   * in the same slice (semantics.md §7).
+   */
+  public OfferResult offer(List<SpanRecord> spans, long arrivalEpochNanos) {
     int count = spans.size();
     if (count == 0) {
       return OfferResult.ACCEPTED;
@@ -96,7 +105,6 @@ public final class TraceAssembler {
       }
     }
     long now = time.nanoTime();
-    long arrivalEpochNanos = time.epochNanos();
     int late = 0;
     // Spans of one trace mostly come one after the other: each run of them is appended under
     // one lock and one lookup of its trace.

@@ -7,6 +7,7 @@ import dev.spanprof.span.store.SpanStore;
 import dev.spanprof.stages.DistributionService;
 import dev.spanprof.stages.ProfileConsumer;
 import jakarta.inject.Singleton;
+import java.util.List;
 
 /**
  * Enriched mode ({@code spanprof.export.mode=enriched}): every span of an analysed trace, with
@@ -29,7 +30,10 @@ public final class EnrichedForwarding implements ProfileConsumer {
   @Override
   public void accept(CompletedTrace trace, TraceProfile profile, long arrivalNanos) {
     if (forwarder.forwards(Mode.ENRICHED)) {
-      forwarder.enqueue(enricher.enrich(trace, profile));
+      List<ExportEntry> entries = enricher.enrich(trace, profile);
+      if (!entries.isEmpty()) {
+        forwarder.enqueue(entries);
+      }
     }
   }
 

@@ -2,6 +2,7 @@ package dev.spanprof.export;
 
 import dev.spanprof.span.SpanRecord;
 import dev.spanprof.span.SpanResource;
+import dev.spanprof.span.SpanOrigin;
 import dev.spanprof.span.SpanScope;
 import dev.spanprof.span.store.Slab;
 import java.util.List;
@@ -16,11 +17,12 @@ import java.util.List;
  * <p>The entry holds each range in its slab ({@code slab}, {@code appendedSlab}; null for bytes
  * in an array of their own) until it is sent or given up, then {@link #release releases} them.
  * It keeps only these, not the span's record, so that a span waiting to be forwarded does not
- * keep its decoded attributes alive.
+ * keep its decoded attributes alive; and the span's {@link SpanOrigin}, told when it is released.
  */
 record ExportEntry(SpanResource resource, SpanScope scope,
     byte[] span, int spanOffset, int spanLength, Slab slab,
-    byte[] appended, int appendedOffset, int appendedLength, Slab appendedSlab) {
+    byte[] appended, int appendedOffset, int appendedLength, Slab appendedSlab,
+    SpanOrigin origin) {
 
   private static final byte[] NOTHING = new byte[0];
 
@@ -40,7 +42,7 @@ record ExportEntry(SpanResource resource, SpanScope scope,
       int appendedLength, Slab appendedSlab) {
     return new ExportEntry(span.resource(), span.scope(), span.encodedArray(),
         span.encodedOffset(), span.encodedLength(), span.slab(),
-        appended, appendedOffset, appendedLength, appendedSlab);
+        appended, appendedOffset, appendedLength, appendedSlab, span.origin());
   }
 
   /** The encoded {@code Span} message's size. */
@@ -48,9 +50,15 @@ record ExportEntry(SpanResource resource, SpanScope scope,
     return spanLength + appendedLength;
   }
 
-  /** Gives up every hold {@code entries} have: they were sent, or are given up. */
+  /**
+   * Gives up every hold {@code entries} have: they were sent, or are given up; and tells each
+   * span's origin its forwarding is done.
+   */
   static void release(List<ExportEntry> entries) {
     Slab.release(entries, ExportEntry::slab);
     Slab.release(entries, ExportEntry::appendedSlab);
+    for (ExportEntry entry : entries) {
+      entry.origin().stepDone();
+    }
   }
 }

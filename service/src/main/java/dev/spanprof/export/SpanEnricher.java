@@ -61,7 +61,7 @@ final class SpanEnricher {
   }
 
   /**
-   * The trace's spans to forward, each holding its original bytes and its appended attributes
+   * The trace's spans to forward (those whose origin forwards them), each holding its original bytes and its appended attributes
    * until {@link ExportEntry#release released}.
    */
   List<ExportEntry> enrich(CompletedTrace trace, TraceProfile profile) {
@@ -71,6 +71,9 @@ final class SpanEnricher {
     try (SpanStore.Writer writer = store.appendWriter()) {
       for (int i = 0; i < spans.size(); i++) {
         SpanRecord span = spans.get(i);
+        if (!span.origin().forwards()) {
+          continue; // read again only to rebuild the windows: its first reader forwarded it
+        }
         SpanProfile result = profile.spans().get(i);
         Attributes added = attributes.of(span);
         added.string(RESOURCE, result.resource());

@@ -4,6 +4,7 @@ import static java.nio.charset.StandardCharsets.UTF_8;
 
 import dev.spanprof.otlp.InvalidOtlpException;
 import dev.spanprof.otlp.WireReader;
+import dev.spanprof.span.SpanOrigin;
 import dev.spanprof.span.SpanResource;
 import dev.spanprof.span.SpanScope;
 import java.io.ByteArrayOutputStream;
@@ -80,7 +81,7 @@ final class Utf8Repair {
             scope.schemaUrl(), repairedScope);
       }
       return new ExportEntry(resource, scope, repairedSpan, 0, repairedSpan.length, null,
-          new byte[0], 0, 0, null);
+          new byte[0], 0, 0, null, SpanOrigin.NONE); // the original is released, not this copy
     } catch (InvalidOtlpException malformed) {
       return null;
     }

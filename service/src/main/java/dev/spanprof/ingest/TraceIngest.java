@@ -1,6 +1,7 @@
 package dev.spanprof.ingest;
 
 import dev.spanprof.assembly.AcceptedSpansConsumer;
+import dev.spanprof.assembly.OfferResult;
 import dev.spanprof.assembly.TraceAssembler;
 import dev.spanprof.config.AssemblyConfiguration;
 import dev.spanprof.config.IngestConfiguration;
@@ -17,10 +18,12 @@ import dev.spanprof.spool.Spool;
 import io.micronaut.context.annotation.Context;
 import io.micronaut.core.annotation.Nullable;
 import jakarta.annotation.PreDestroy;
+import java.util.List;
 
 /**
- * What both OTLP endpoints do with a request body: decode, map, buffer, count. The endpoints only
- * translate the {@link IngestResult} into their protocol's status.
+ * What the OTLP endpoints do with a request body, and the Kafka ingest with a record: decode,
+ * map, buffer, count. The endpoints only translate the {@link IngestResult} into their
+ * protocol's status.
  *
  * <p>Created at start ({@link Context}), not at the first request: with a spool, the requests an
  * earlier run left there are loaded from the start.
@@ -89,6 +92,35 @@ public final class TraceIngest {
     });
   }
 
+  /**
+   * A record read from a log (Kafka), in OTLP protobuf or, with {@code json}, OTLP/JSON: its spans
+   * tell {@code origin} as they are done, and arrive at {@code arrivalEpochNanos}, the record's
+   * timestamp. Not spooled: the log holds the record until its reader commits past it. A span
+   * whose origin does not forward it (read again to rebuild the windows) is analysed only, and
+   * counted by the reader, not as accepted here.
+   */
+  public IngestResult exportRecord(byte[] value, boolean json, LogRecordOrigin origin,
+      long arrivalEpochNanos) {
+    Transport transport = Transport.KAFKA;
+    IngestResult refused = admit(transport,
+        json ? () -> OtlpJsonSpanCount.of(value) : () -> OtlpSpanCount.of(value, value.length));
+    if (refused != null) {
+      return refused;
+    }
+    Mapping mapping = json ? () -> {
+      byte[] protobuf = this.json.decode(value).toByteArray();
+      return new Decoded(protobuf, protobuf.length, mapper.map(protobuf));
+    } : () -> new Decoded(value, value.length, mapProtobuf(value, value.length));
+    return export(transport, mapping, decoded -> {
+      origin.spans(decoded.mapped().spans().size());
+      for (SpanRecord span : decoded.mapped().spans()) {
+        span.origin(origin);
+      }
+      return buffer(decoded.mapped(), transport, origin.forwards(),
+          spans -> assembler.offer(spans, arrivalEpochNanos));
+    });
+  }
+
   /** The {@link Admission}'s verdict, counted and answered; null: decode the request. */
   private IngestResult admit(Transport transport, Admission.SpanCount count) {
     Admission.Answer answer = admission.beforeDecoding(count);
@@ -117,6 +149,11 @@ public final class TraceIngest {
   private record Decoded(byte[] body, int length, MappedRequest mapped) {}
 
   private IngestResult export(Transport transport, Mapping mapping) {
+    return export(transport, mapping, decoded -> spool != null ? spool(decoded, transport)
+        : buffer(decoded.mapped(), transport, true, assembler::offer));
+  }
+
+  private IngestResult export(Transport transport, Mapping mapping, Taking taking) {
     Decoded decoded;
     try {
       decoded = mapping.map();
@@ -126,7 +163,7 @@ public final class TraceIngest {
     }
     MappedRequest mapped = decoded.mapped();
     try {
-      IngestResult result = spool != null ? spool(decoded, transport) : buffer(mapped, transport);
+      IngestResult result = taking.take(decoded);
       if (result.outcome() != Outcome.ACCEPTED) {
         SpanRecord.releaseBytes(mapped.spans()); // nobody took them: their bytes' holds go back now
       }
@@ -171,19 +208,26 @@ public final class TraceIngest {
     return new IngestResult(Outcome.ACCEPTED, mapped.rejectedSpans(), mapped.problems());
   }
 
-  private IngestResult buffer(MappedRequest mapped, Transport transport) {
+  /**
+   * Into the span buffer through {@code offer}; with {@code forwarded} false, analysed only: not
+   * handed to pass-through forwarding, nor counted as accepted.
+   */
+  private IngestResult buffer(MappedRequest mapped, Transport transport, boolean forwarded,
+      Offer offer) {
     if (mapped.rejectedSpans() > 0) {
       listener.onRefused(transport, SpanRefusal.INVALID, mapped.rejectedSpans());
     }
     int valid = mapped.spans().size();
-    if (valid > 0 && !accepted.hasRoomFor(valid)) {
+    if (forwarded && valid > 0 && !accepted.hasRoomFor(valid)) {
       listener.onRefused(transport, SpanRefusal.BUFFER_FULL, valid);
       return forwardingFull(valid);
     }
-    return switch (assembler.offer(mapped.spans())) {
+    return switch (offer.offer(mapped.spans())) {
       case ACCEPTED -> {
-        listener.onAccepted(transport, valid);
-        accepted.onAccepted(mapped.spans());
+        if (forwarded) {
+          listener.onAccepted(transport, valid);
+          accepted.onAccepted(mapped.spans());
+        }
         if (mapped.endBeforeStartSpans() > 0) {
           listener.onEndBeforeStart(transport, mapped.endBeforeStartSpans());
         }
@@ -220,6 +264,18 @@ public final class TraceIngest {
     return IngestResult.refused(Outcome.FULL,
         "the span buffer is full (spanprof.assembly.max-buffered-spans=" + maxBufferedSpans
             + "); none of the " + spans + " spans was taken, retry later");
+  }
+
+  /** Takes a decoded request's spans: spools or buffers them. */
+  @FunctionalInterface
+  private interface Taking {
+    IngestResult take(Decoded decoded);
+  }
+
+  /** Offers spans to the span buffer. */
+  @FunctionalInterface
+  private interface Offer {
+    OfferResult offer(List<SpanRecord> spans);
   }
 
   /** Turns a request body into span records, or says why it cannot. */

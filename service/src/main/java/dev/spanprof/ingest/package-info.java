@@ -5,6 +5,6 @@
  * dev.spanprof.ingest.Admission}: shutdown, the {@link dev.spanprof.ingest.MemoryGuard}, a full
  * buffer, forwarding queue or spool), and the spool written first ({@link
  * dev.spanprof.ingest.SpoolLoader}). The transports are {@code ingest.http} and {@code
- * ingest.grpc}. Protobuf types stop here.
+ * ingest.grpc}, and {@code ingest.kafka} reads records from a topic. Protobuf types stop here.
  */
 package dev.spanprof.ingest;

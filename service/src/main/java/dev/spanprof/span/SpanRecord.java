@@ -51,6 +51,8 @@ public final class SpanRecord {
   private final Slab slab;
   /** What the builder's mapper made of the span; null when it had none. */
   private final MappedSpan mapped;
+  /** Set by ingest before the span is buffered, read after (the buffer's locks order both). */
+  private SpanOrigin origin = SpanOrigin.NONE;
 
   private SpanRecord(Builder builder) {
     this.traceIdHigh = builder.traceIdHigh;
@@ -224,6 +226,16 @@ public final class SpanRecord {
   /** The slab holding the span's bytes, or null when they are in an array of their own. */
   public Slab slab() {
     return slab;
+  }
+
+  /** Where the span was read from; {@link SpanOrigin#NONE} for a span from a request. */
+  public SpanOrigin origin() {
+    return origin;
+  }
+
+  /** Set before the span is buffered, once. */
+  public void origin(SpanOrigin origin) {
+    this.origin = Objects.requireNonNull(origin, "origin");
   }
 
   @Override

@@ -8,6 +8,7 @@ import dev.spanprof.config.SpanprofConfiguration;
 import dev.spanprof.config.SpoolConfiguration;
 import dev.spanprof.export.Forwarder;
 import dev.spanprof.ingest.IngestGate;
+import dev.spanprof.ingest.kafka.KafkaIngest;
 import dev.spanprof.spool.Spool;
 import dev.spanprof.stages.Periodic;
 import io.micronaut.context.annotation.Context;
@@ -20,7 +21,7 @@ import org.slf4j.LoggerFactory;
 /**
  * Runs the pipeline: sweeps for due traces while the service runs, and drains it at shutdown.
  *
- * <p>Shutdown order: close the ingest gate (new requests get UNAVAILABLE / 503 and readiness goes
+ * <p>Shutdown order: stop the Kafka ingest, if any ({@link KafkaIngest#stop}), close the ingest gate (new requests get UNAVAILABLE / 503 and readiness goes
  * down), stop sweeping, complete every buffered trace with {@link Completion#SHUTDOWN}, let the
  * workers finish, then send what forwarding has queued — all within {@code
  * spanprof.shutdown-timeout}; what is left then is counted as failed ({@code reason="shutdown"}). It runs once, whichever comes first:
@@ -39,6 +40,8 @@ public final class PipelineLifecycle {
   private final Periodic sweeper;
   /** Syncs the spool to disk; null without a spool, or when each record is synced. */
   private final Periodic spoolSync;
+  /** Null without a Kafka ingest. */
+  private final KafkaIngest kafka;
   private boolean drained;
 
   PipelineLifecycle(
@@ -49,7 +52,9 @@ public final class PipelineLifecycle {
       AssemblyConfiguration assemblyConfiguration,
       SpanprofConfiguration configuration,
       @Nullable Spool spool,
-      SpoolConfiguration spoolConfiguration) {
+      SpoolConfiguration spoolConfiguration,
+      @Nullable KafkaIngest kafka) {
+    this.kafka = kafka;
     this.assembler = assembler;
     this.workers = workers;
     this.forwarder = forwarder;
@@ -74,6 +79,15 @@ public final class PipelineLifecycle {
     }
     drained = true;
     long deadline = System.nanoTime() + shutdownTimeout.toNanos();
+    if (kafka != null) {
+      // First, while the pipeline still runs: it gives its partitions up, waits for what it
+      // began analysing to be forwarded and commits; their next owners read the rest.
+      try {
+        kafka.stop(shutdownTimeout);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+    }
     gate.close();
     sweeper.stop();
     workers.beginDrain();

@@ -4,13 +4,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.google.protobuf.CodedOutputStream;
 import dev.spanprof.analysis.trace.TraceAnalyzer;
-import dev.spanprof.analysis.trace.TraceProfile;
 import dev.spanprof.analysis.trace.TraceProfile.SpanProfile;
+import dev.spanprof.analysis.trace.TraceProfile;
 import dev.spanprof.assembly.CompletedTrace;
 import dev.spanprof.assembly.Completion;
 import dev.spanprof.golden.GoldenCases;
 import dev.spanprof.ingest.OtlpTestSpans;
 import dev.spanprof.span.SpanMapping;
+import dev.spanprof.span.SpanOrigin;
 import dev.spanprof.span.SpanRecord;
 import dev.spanprof.span.store.SpanStore;
 import io.grpc.Drainable;
@@ -303,7 +304,7 @@ class ExportPiecesTest {
     List<SpanRecord> spans = OtlpTestSpans.fromJson(GoldenCases.otlpJson("seed-time-c0-short"));
     return IntStream.range(0, count)
         .mapToObj(i -> new ExportEntry(spans.get(0).resource(), spans.get(0).scope(),
-            new byte[] {(byte) i}, 0, 1, null, new byte[0], 0, 0, null))
+            new byte[] {(byte) i}, 0, 1, null, new byte[0], 0, 0, null, SpanOrigin.NONE))
         .toList();
   }
 }

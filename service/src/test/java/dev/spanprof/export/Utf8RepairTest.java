@@ -6,6 +6,7 @@ import static dev.spanprof.testing.WireBytes.fixed64Field;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.spanprof.span.Attributes;
+import dev.spanprof.span.SpanOrigin;
 import dev.spanprof.span.SpanResource;
 import dev.spanprof.span.SpanScope;
 import io.opentelemetry.proto.common.v1.InstrumentationScope;
@@ -82,7 +83,7 @@ class Utf8RepairTest {
     return new ExportEntry(
         new SpanResource("svc", Attributes.empty(), "", resource),
         new SpanScope("lib", "", Attributes.empty(), "", scope),
-        span, 0, split, null, appended, 3, span.length - split, null);
+        span, 0, split, null, appended, 3, span.length - split, null, SpanOrigin.NONE);
   }
 
   private static byte[] bytes(ExportEntry entry) {

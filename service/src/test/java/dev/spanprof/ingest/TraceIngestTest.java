@@ -7,6 +7,7 @@ import dev.spanprof.assembly.AcceptedSpansConsumer;
 import dev.spanprof.assembly.AssemblyListener;
 import dev.spanprof.assembly.AssemblyPolicy;
 import dev.spanprof.assembly.CompletedTrace;
+import dev.spanprof.assembly.Completion;
 import dev.spanprof.assembly.ManualTimeSource;
 import dev.spanprof.assembly.TraceAssembler;
 import dev.spanprof.assembly.TraceHandoff;
@@ -29,6 +30,7 @@ import org.junit.jupiter.params.provider.EnumSource;
 class TraceIngestTest {
 
   private final List<String> events = new ArrayList<>();
+  private final List<CompletedTrace> completed = new ArrayList<>();
   private final IngestGate gate = new IngestGate(null);
   /** Whether the analysis takes completed traces: when not, a full buffer cannot make room. */
   private boolean analysisHasRoom = true;
@@ -37,6 +39,9 @@ class TraceIngestTest {
       new ManualTimeSource(), new TraceHandoff() {
         @Override
         public boolean offer(CompletedTrace trace) {
+          if (analysisHasRoom) {
+            completed.add(trace);
+          }
           return analysisHasRoom;
         }
 
@@ -109,6 +114,85 @@ class TraceIngestTest {
 
     memory.afterCollection(800, true);
     assertThat(ingest.exportProtobuf(body, Transport.GRPC).outcome()).isEqualTo(Outcome.ACCEPTED);
+  }
+
+  @Test
+  void exportRecord_spansTellTheirOrigin_andArriveAtTheRecordsTimestamp() {
+    RecordOrigin origin = new RecordOrigin(true);
+    TraceId trace = new TraceId(1, 1);
+    byte[] body = Otlp.request("shop", Otlp.span(trace, 1), Otlp.span(trace, 2)).toByteArray();
+
+    IngestResult result = ingest.exportRecord(body, false, origin, 42_000_000_123L);
+    assembler.completeAll(Completion.SHUTDOWN);
+
+    assertThat(result.outcome()).isEqualTo(Outcome.ACCEPTED);
+    assertThat(origin.spans).isEqualTo(2);
+    assertThat(events).containsExactly("accepted 2", "forwardable 2");
+    assertThat(completed).singleElement().satisfies(done -> {
+      assertThat(done.arrivalEpochNanos()).isEqualTo(42_000_000_123L);
+      assertThat(done.spans()).allSatisfy(span -> assertThat(span.origin()).isSameAs(origin));
+    });
+  }
+
+  @Test
+  void exportRecord_readAgainToRebuildTheWindows_isBufferedOnly_notCountedNorForwarded() {
+    RecordOrigin origin = new RecordOrigin(false);
+    TraceId trace = new TraceId(1, 1);
+    byte[] json = OtlpJson.encode(Otlp.request("shop", Otlp.span(trace, 1)));
+
+    IngestResult result = ingest.exportRecord(json, true, origin, 7L);
+    assembler.completeAll(Completion.SHUTDOWN);
+
+    assertThat(result.outcome()).isEqualTo(Outcome.ACCEPTED);
+    assertThat(origin.spans).isEqualTo(1);
+    assertThat(events).isEmpty();
+    assertThat(completed).singleElement()
+        .satisfies(done -> assertThat(done.arrivalEpochNanos()).isEqualTo(7L));
+  }
+
+  @Test
+  void exportRecord_undecodable_isMalformed_andItsOriginToldNothing() {
+    RecordOrigin origin = new RecordOrigin(true);
+
+    IngestResult result = ingest.exportRecord(new byte[] {0x0a, 0x7f, 0x01}, false, origin, 1L);
+
+    assertThat(result.outcome()).isEqualTo(Outcome.MALFORMED);
+    assertThat(origin.spans).isEqualTo(-1);
+    assertThat(events).containsExactly("rejected malformed");
+  }
+
+  /** Records what a record's origin is told. */
+  private static final class RecordOrigin implements LogRecordOrigin {
+    private final boolean forwards;
+    int spans = -1;
+
+    RecordOrigin(boolean forwards) {
+      this.forwards = forwards;
+    }
+
+    @Override
+    public void spans(int count) {
+      spans = count;
+    }
+
+    @Override
+    public boolean forwards() {
+      return forwards;
+    }
+
+    @Override
+    public boolean beginAnalysis() {
+      return true;
+    }
+
+    @Override
+    public void abandon() {}
+
+    @Override
+    public void stepDone() {}
+
+    @Override
+    public void failed() {}
   }
 
   @Test

@@ -3,9 +3,12 @@ package dev.spanprof.testing;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
+import java.io.Writer;
 import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -44,11 +47,20 @@ public final class SpanprofProcess implements AutoCloseable {
     properties.forEach((key, value) -> command.add("-D" + key + "=" + value));
     command.add("dev.spanprof.Application");
     this.process = new ProcessBuilder(command).redirectErrorStream(true).start();
+    // With -Dspanprof.test.process-logs=DIR, each process's log is kept there too, to read
+    // after a failure.
+    String logs = System.getProperty("spanprof.test.process-logs");
+    Path logFile = logs == null ? null : Path.of(logs, name + "-" + http + ".log");
     Thread reader = new Thread(() -> {
       try (BufferedReader lines = new BufferedReader(
-          new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
+          new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
+          Writer copy = logFile == null ? Writer.nullWriter()
+              : Files.newBufferedWriter(logFile, StandardOpenOption.CREATE,
+                  StandardOpenOption.APPEND)) {
         for (String line = lines.readLine(); line != null; line = lines.readLine()) {
           log.add(line);
+          copy.write(line + "\n");
+          copy.flush();
         }
       } catch (IOException ended) {
         // the process is gone
