@@ -12,10 +12,12 @@
 #      as it can: its CPU per span and spans/s over FLAT_DURATION (30) s after 20 s.
 #   3. The replay: that spanprof stopped (it commits and leaves the group) and started again:
 #      it rebuilds the windows from every record of the backlog (all within one window); the
-#      time and CPU until spanprof_kafka_window_rebuilt_spans_total reaches the backlog.
+#      time and CPU until it has read them all again.
+#   4. The reference for 2: spanprof fed flat out over gRPC by the generator, as long.
+# RATES="" runs 2 to 4 only.
 # Run from the repository root after `mvn -B -q install -DskipTests`.
 set -euo pipefail
-rates=${RATES:-10000}
+rates=${RATES-10000}
 warmup=${WARMUP:-60}
 duration=${DURATION:-60}
 backlog=${BACKLOG_SPANS:-10000000}
@@ -119,9 +121,27 @@ stop_spanprof
 start "" -XX:+UseParallelGC $(kafka_flags backlog) "$long_window"
 start=$(date +%s.%N)
 cpu0=$(metric process_cpu_seconds_total)
-until [ "$(metric spanprof_kafka_window_rebuilt_spans_total | cut -d. -f1)" -ge "$backlog" ]; do
+# Every record read again: to rebuild the windows, or, those not yet forwarded when the first
+# spanprof stopped (it commits at the first not done), read as new.
+read_again() {
+  metric spanprof_kafka_window_rebuilt_spans_total
+  echo
+  metric "$kafka_spans"
+}
+until [ "$(read_again | awk '{s += $1} END {printf "%d", s}')" -ge "$backlog" ]; do
   sleep 0.5
 done
 cpu1=$(metric process_cpu_seconds_total)
 awk -v n="$backlog" -v t0="$start" -v t1="$(date +%s.%N)" -v c0="$cpu0" -v c1="$cpu1" \
-    'BEGIN {printf "%-28s %6.2f us of CPU per span, %8.0f spans/s, %.1f s for %d spans\n", "replay (windows rebuilt)", 1e6 * (c1 - c0) / n, n / (t1 - t0), t1 - t0, n}'
+    -v rebuilt="$(metric spanprof_kafka_window_rebuilt_spans_total)" \
+    'BEGIN {printf "%-28s %6.2f us of CPU per span, %8.0f spans/s, %.1f s for %d spans (%d rebuilt, the rest read as new)\n", "replay (windows rebuilt)", 1e6 * (c1 - c0) / n, n / (t1 - t0), t1 - t0, n, rebuilt}'
+stop_spanprof
+
+# The reference for the flat-out figure: the generator flat out over gRPC, for as long.
+start "" -XX:+UseParallelGC
+java -cp "$jar" dev.spanprof.bench.LoadGenerator --target=localhost:4317 --streams=4 \
+    --duration="$((20 + flat_duration + 5))s" > "$data/gen.out" 2>&1 &
+load=$!
+sleep 20
+duration=$flat_duration window "grpc flat out" 'spanprof_received_spans_total{transport="grpc"}'
+wait "$load" || true

@@ -230,8 +230,16 @@ class KafkaProcessTest {
   void theBrokerDownFor20Seconds_consumersCatchUp_nothingLost() throws Exception {
     produce(500, 3_000);
     broker.stop();
-    // The outage itself, not a wait for something: the consumers must ride it out.
-    Thread.sleep(20_000);
+    // Twenty seconds without a broker, every consumer alive and answering throughout.
+    long upAgainNanos = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+    await("twenty seconds of the outage", () -> {
+      for (SpanprofProcess consumer : consumers) {
+        if (consumer != null) {
+          assertThat(liveness(consumer)).as("liveness during the outage").isEqualTo(200);
+        }
+      }
+      return System.nanoTime() >= upAgainNanos;
+    });
     broker.startAgain();
     produce(500, 3_000);
 
@@ -412,6 +420,15 @@ class KafkaProcessTest {
     try {
       return HTTP.send(HttpRequest.newBuilder(URI.create(process.managementUrl("/metrics")))
           .build(), HttpResponse.BodyHandlers.ofString()).body();
+    } catch (IOException | InterruptedException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
+  private static int liveness(SpanprofProcess process) {
+    try {
+      return HTTP.send(HttpRequest.newBuilder(URI.create(process.managementUrl("/health/liveness")))
+          .build(), HttpResponse.BodyHandlers.discarding()).statusCode();
     } catch (IOException | InterruptedException e) {
       throw new IllegalStateException(e);
     }
