@@ -93,12 +93,20 @@ export function el(tag, attributes = {}, ...children) {
   return node;
 }
 
-/** The page's header, with its own entry marked. */
+/** The page's header, with its own entry marked, and a box to go to a trace by its id. */
 export function header(active) {
   const link = (href, label) => el('a', {href, class: active === href ? 'active' : null}, label);
+  const traceId = el('input', {type: 'search', id: 'trace-search', name: 'traceId', size: 34,
+    placeholder: 'trace id', 'aria-label': 'go to a trace by its id', required: true,
+    pattern: '\\s*[0-9a-fA-F]{32}\\s*', title: 'a trace id: 32 hexadecimal digits'});
+  const find = el('form', {class: 'trace-search', onsubmit: event => {
+    event.preventDefault();
+    location.assign('traces/' + traceId.value.trim().toLowerCase());
+  }}, traceId);
   document.body.prepend(el('header', {},
       el('a', {class: 'brand', href: './'}, 'spanprof'),
-      el('nav', {}, link('./', 'Overview'), link('traces', 'Traces'), link('pools', 'Pools'))));
+      el('nav', {}, link('./', 'Overview'), link('traces', 'Traces'), link('pools', 'Pools')),
+      find));
 }
 
 /** Shows what went wrong in place of a page's content. */
@@ -158,8 +166,23 @@ export function operationLink(service, name) {
   return el('a', {href: 'operations?' + query}, name);
 }
 
+/**
+ * The link to a trace's page and, with spanprof.ui.trace-link set, beside it the link to the
+ * trace in the tracing backend that receives the forwarded spans.
+ */
 export function traceLink(traceId, label = traceId) {
-  return el('a', {href: 'traces/' + traceId}, label);
+  const own = el('a', {href: 'traces/' + traceId}, label);
+  const backend = backendLink(traceId);
+  return backend ? el('span', {class: 'trace-links'}, own, ' ', backend) : own;
+}
+
+/** The trace in the tracing backend (spanprof.ui.trace-link), or null when none is set. */
+export function backendLink(traceId) {
+  const template = document.querySelector('meta[name="spanprof-trace-link"]')?.content;
+  if (!template) return null;
+  const href = template.replaceAll('{traceId}', encodeURIComponent(traceId));
+  return el('a', {href, class: 'backend-link', target: '_blank', rel: 'noopener noreferrer',
+    title: 'open the trace in the tracing backend'}, new URL(href).host + ' ↗');
 }
 
 // States keep their colour from page to page: the usual ones fixed, others from their name.

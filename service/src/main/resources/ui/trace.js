@@ -1,7 +1,7 @@
 // One trace: its figures, its resource lanes and its span waterfall with the critical path, and
 // its tables. Everything drawn comes from the profile the API answers; the page only lays it out.
-import {api, duration, el, fail, figure, header, legend, number, operationLink, percent, since,
-  stateColour, table, time} from './common.js';
+import {api, backendLink, duration, el, fail, figure, header, legend, number, operationLink,
+  percent, since, stateColour, table, time} from './common.js';
 
 const LABEL_WIDTH = 260;
 /** Right of the time axis: the waterfall's duration and self-time column, the axis' last label. */
@@ -49,7 +49,7 @@ function show(profile) {
   const states = [...new Set(profile.lanes.map(lane => lane.state))].sort();
   page.replaceChildren(
       el('h1', {}, summary ? `${summary.rootService}: ${summary.rootOperation}` : 'Trace',
-          el('div', {class: 'muted'}, profile.traceId)),
+          el('div', {class: 'muted'}, profile.traceId, ' ', backendLink(profile.traceId))),
       el('div', {class: 'figures', id: 'figures'},
           figure('start', time(profile.startNanos)),
           figure('TTC', duration(profile.ttcNs), 'latest end − earliest start'),

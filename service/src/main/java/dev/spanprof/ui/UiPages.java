@@ -1,5 +1,6 @@
 package dev.spanprof.ui;
 
+import dev.spanprof.config.UiConfiguration;
 import dev.spanprof.security.Access;
 import dev.spanprof.security.Guarded;
 import io.micronaut.http.HttpResponse;
@@ -33,13 +34,18 @@ final class UiPages {
   /** Every page is the one shell, differing in its module, its title and its depth. */
   private static final String SHELL = new String(read("ui/page.html"), StandardCharsets.UTF_8);
 
-  private final Map<String, byte[]> pages = Map.of(
-      "index", page("index", "Overview", "./"),
-      "traces", page("traces", "Traces", "./"),
-      "trace", page("trace", "Trace", "../"),
-      "operation", page("operation", "Operation", "./"),
-      "pools", page("pools", "Pools", "./"));
+  private final Map<String, byte[]> pages;
   private final WebJarVersionLocator webJars = new WebJarVersionLocator();
+
+  UiPages(UiConfiguration configuration) {
+    String traceLink = configuration.getTraceLink();
+    this.pages = Map.of(
+        "index", page("index", "Overview", "./", traceLink),
+        "traces", page("traces", "Traces", "./", traceLink),
+        "trace", page("trace", "Trace", "../", traceLink),
+        "operation", page("operation", "Operation", "./", traceLink),
+        "pools", page("pools", "Pools", "./", traceLink));
+  }
 
   @Get(produces = MediaType.TEXT_HTML)
   HttpResponse<byte[]> overview() {
@@ -86,9 +92,11 @@ final class UiPages {
    * @param module the page's script, {@code ui/{module}.js}
    * @param base the UI's root relative to the page's path: {@code ../} below {@code /traces/}
    */
-  private static byte[] page(String module, String title, String base) {
+  /** The shell for {@code module}; the trace link's template goes in an attribute, escaped. */
+  private static byte[] page(String module, String title, String base, String traceLink) {
+    String link = traceLink.replace("&", "&amp;").replace("\"", "&quot;").replace("<", "&lt;");
     return SHELL.replace("{module}", module).replace("{title}", title).replace("{base}", base)
-        .getBytes(StandardCharsets.UTF_8);
+        .replace("{traceLink}", link).getBytes(StandardCharsets.UTF_8);
   }
 
   private static byte[] read(String resource) {
