@@ -5,7 +5,10 @@ import {api, duration, el, fail, header, number, table, time, traceLink} from '.
 const FIELDS = [
   ['service', 'root service', 'text'],
   ['operation', 'root operation', 'text'],
+  ['containsService', 'contains service', 'text'],
+  ['containsOperation', 'contains operation', 'text'],
   ['minTtcMs', 'min TTC (ms)', 'number'],
+  ['maxTtcMs', 'max TTC (ms)', 'number'],
   ['minParallelism', 'min parallelism', 'number'],
   ['maxParallelism', 'max parallelism', 'number'],
 ];
@@ -44,6 +47,7 @@ function apiQuery() {
   const query = new URLSearchParams({limit: '200'});
   for (const [key, value] of params) {
     if (key === 'minTtcMs') query.set('minTtcNs', String(Math.round(Number(value) * 1e6)));
+    else if (key === 'maxTtcMs') query.set('maxTtcNs', String(Math.round(Number(value) * 1e6)));
     else query.set(key, value);
   }
   return query;

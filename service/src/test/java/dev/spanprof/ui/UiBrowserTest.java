@@ -234,6 +234,29 @@ class UiBrowserTest {
     assertThat(browser.getCurrentUrl()).endsWith("/traces/" + fanout.get("traceId").getAsString());
   }
 
+  @Test
+  void traces_filteredByAnOperationInside_andAMaximumTtc_listWhatTheApiFinds() throws Exception {
+    open("traces");
+    WebElement form = waitFor(By.id("filters"));
+    form.findElement(By.name("containsService")).sendKeys("shop");
+    form.findElement(By.name("containsOperation")).sendKeys("bank");
+    form.findElement(By.name("maxTtcMs")).sendKeys("20");
+    form.findElement(By.cssSelector("button[type=submit]")).click();
+    new WebDriverWait(browser, Duration.ofSeconds(30))
+        .until(ExpectedConditions.urlContains("containsOperation=bank"));
+    waitFor(By.id("traces-table"));
+
+    assertThat(browser.getCurrentUrl()).contains("maxTtcMs=20");
+    List<String> listed = browser.findElements(By.cssSelector("#traces-table tbody tr"))
+        .stream().map(row -> row.findElement(By.cssSelector("a[href^='traces/']")).getText())
+        .toList();
+    List<String> found = new ArrayList<>();
+    apiArray("/api/v1/traces?containsService=shop&containsOperation=bank&maxTtcNs=20000000"
+        + "&limit=200")
+        .forEach(row -> found.add(row.getAsJsonObject().get("traceId").getAsString()));
+    assertThat(listed).isEqualTo(found).contains(FAILED.toHex());
+  }
+
   /**
    * A trace's pictures against its golden profile: one lane row per resource, each state's
    * segments as long as its resource time, the highlighted path as long as criticalPathNs.
