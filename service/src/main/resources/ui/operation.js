@@ -72,14 +72,32 @@ async function show() {
         ['TTC', t => duration(t.ttcNs), true],
         ['completion', t => t.completion],
       ], traces, {id: 'operation-traces'}));
+  const answers = [];
   for (const [kind, title] of KINDS) {
     try {
-      const answer = await api(`distributions?${query}&kind=${kind}`);
-      charts.append(plot(kind, title, answer));
+      answers.push([kind, title, await api(`distributions?${query}&kind=${kind}`)]);
     } catch (error) {
-      charts.append(el('p', {class: 'muted'}, `${title}: ${error.message}`));
+      answers.push([kind, title, error]);
     }
   }
+  // A log axis by default, so that a median of milliseconds and a tail of seconds both show.
+  const logAxis = el('input', {type: 'checkbox', id: 'log-axis', checked: true});
+  const draw = () => charts.replaceChildren(
+      el('label', {class: 'toggle'}, logAxis, ' log axis'),
+      ...answers.map(([kind, title, answer]) => answer instanceof Error
+          ? el('p', {class: 'muted'}, `${title}: ${answer.message}`)
+          : plot(kind, title, answer, logAxis.checked)));
+  logAxis.addEventListener('change', draw);
+  draw();
+}
+
+/** Each power of ten from the one at or below {@code min} up to {@code max}. */
+function decades(min, max) {
+  const ticks = [];
+  for (let t = 10 ** Math.floor(Math.log10(min)); t <= max * 1.000001; t *= 10) {
+    ticks.push(Number(t.toPrecision(1)));
+  }
+  return ticks;
 }
 
 /**
@@ -160,8 +178,11 @@ function neighbours(rows, id) {
   ], rows, {id});
 }
 
-/** A percentile plot of one kind: cumulative and sliding window, raw and corrected if kept. */
-function plot(kind, title, answer) {
+/**
+ * A percentile plot of one kind: cumulative and sliding window, raw and corrected if kept; the
+ * values on a log axis (ticks at each power of ten, in data-y-ticks) or a linear one.
+ */
+function plot(kind, title, answer, log) {
   const views = [['cumulative', answer.cumulative], ['window', answer.window],
     ['cumulative, corrected', answer.cumulativeCorrected],
     ['window, corrected', answer.windowCorrected]].filter(([, view]) => view && view.count > 0);
@@ -173,17 +194,25 @@ function plot(kind, title, answer) {
   }
   const points = views[0][1].percentiles.filter(p => p.percentile <= MAX_PERCENTILE);
   const x = points.map(p => 1 / (1 - p.percentile / 100));
+  // A log axis has no place for zero: such a value is left undrawn.
   const data = [x, ...views.map(([, view]) => view.percentiles
-      .filter(p => p.percentile <= MAX_PERCENTILE).map(p => p.valueNs / 1e6))];
+      .filter(p => p.percentile <= MAX_PERCENTILE)
+      .map(p => log && p.valueNs <= 0 ? null : p.valueNs / 1e6))];
+  container.dataset.yScale = log ? 'log' : 'linear';
   const colours = ['#2457c5', '#2f9e44', '#d6336c', '#f59f00'];
   new uPlot({
     title: `${title} (ms)`,
     width: Math.min(900, page.clientWidth - 20),
     height: 260,
-    scales: {x: {time: false, distr: 3, log: 10, range: () => [2, MAX_X]}},
+    scales: {x: {time: false, distr: 3, log: 10, range: () => [2, MAX_X]},
+      y: log ? {distr: 3, log: 10} : {}},
     axes: [
       {splits: () => TICKS.map(([x]) => x), values: () => TICKS.map(([, label]) => label)},
-      {label: 'ms'},
+      log ? {label: 'ms', splits: (u, axis, min, max) => {
+        const ticks = decades(min, max);
+        container.dataset.yTicks = ticks.join('|');
+        return ticks;
+      }, values: (u, splits) => splits.map(v => number(v, v < 1 ? 3 : 0))} : {label: 'ms'},
     ],
     series: [{label: 'percentile', value: (u, v) => v == null ? '' : (100 - 100 / v).toFixed(4) + '%'},
       ...views.map(([label], k) => ({label, stroke: colours[k], width: 2,

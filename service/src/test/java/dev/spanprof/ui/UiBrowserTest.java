@@ -1,6 +1,7 @@
 package dev.spanprof.ui;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
 
 import com.google.gson.JsonArray;
 import com.google.gson.JsonElement;
@@ -37,6 +38,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -359,6 +361,44 @@ class UiBrowserTest {
     assertThat(browser.findElement(By.id("operation-traces")).getText())
         .contains(expected("seed-profiling-dop").get("traceId").getAsString());
     Chromium.screenshot(browser, "operation");
+  }
+
+  /**
+   * The checkout's durations span decades (its slow traces 20 times slower): on a log axis whose
+   * ticks are each power of ten from below the fastest to the slowest; the toggle draws them on
+   * a linear one.
+   */
+  @Test
+  void durationPlot_onALogAxis_ticksEveryPowerOfTenTheValuesSpan() throws Exception {
+    JsonObject answer = api("/api/v1/distributions?service=shop&operation=GET%20/checkout"
+        + "&kind=duration");
+    double minMs = Double.MAX_VALUE;
+    double maxMs = 0;
+    for (JsonElement point : answer.getAsJsonObject("cumulative").getAsJsonArray("percentiles")) {
+      JsonObject p = point.getAsJsonObject();
+      double ms = p.get("valueNs").getAsDouble() / 1e6;
+      if (p.get("percentile").getAsDouble() <= 99.99 && ms > 0) {
+        minMs = Math.min(minMs, ms);
+        maxMs = Math.max(maxMs, ms);
+      }
+    }
+    open("operations?service=shop&operation=GET+%2Fcheckout");
+    WebElement chart = waitFor(By.cssSelector(".chart[data-kind='duration'][data-y-ticks]"));
+
+    List<Double> ticks = Arrays.stream(chart.getAttribute("data-y-ticks").split("\\|"))
+        .map(Double::parseDouble).toList();
+    assertThat(chart.getAttribute("data-y-scale")).isEqualTo("log");
+    assertThat(ticks).hasSizeGreaterThanOrEqualTo(2);
+    for (int i = 0; i < ticks.size(); i++) {
+      assertThat(Math.log10(ticks.get(i))).as("tick %s", ticks.get(i))
+          .isCloseTo(Math.rint(Math.log10(ticks.get(0))) + i, within(1e-9));
+    }
+    assertThat(ticks.get(0)).isLessThanOrEqualTo(minMs);
+    assertThat(ticks.get(ticks.size() - 1) * 10).isGreaterThan(maxMs);
+
+    browser.findElement(By.id("log-axis")).click();
+    assertThat(waitFor(By.cssSelector(".chart[data-kind='duration']"))
+        .getAttribute("data-y-scale")).isEqualTo("linear");
   }
 
   /**
