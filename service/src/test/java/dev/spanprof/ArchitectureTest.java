@@ -104,7 +104,7 @@ class ArchitectureTest {
         .mayOnlyBeAccessedByLayers("Ingest", "Export", "Api", "Fleet", "Ui", "Management",
             "Wiring")
         .whereLayer("Config").mayOnlyBeAccessedByLayers("Ingest", "Stages", "Export", "Api", "Fleet",
-            "Metrics", "Management", "Security", "Wiring")
+            "Metrics", "Management", "Security", "Ui", "Wiring")
         .check(MAIN_CLASSES);
   }
 
