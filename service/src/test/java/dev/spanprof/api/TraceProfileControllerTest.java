@@ -17,12 +17,14 @@ import io.micronaut.context.ApplicationContext;
 import io.micronaut.context.annotation.Property;
 import io.micronaut.test.extensions.junit5.annotation.MicronautTest;
 import jakarta.inject.Inject;
+import java.io.ByteArrayInputStream;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.zip.GZIPInputStream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -192,6 +194,30 @@ class TraceProfileControllerTest {
     assertThat(response.statusCode()).isEqualTo(400);
     assertThat(response.body()).isEqualTo(
         "{\"error\":\"trace id must be 32 hex characters, got 14: 'not-a-trace-id'\"}");
+  }
+
+  /** A trace's profile (megabytes for a large trace) goes gzipped to a client that takes it. */
+  @Test
+  void get_toAClientThatTakesGzip_answersGzipped() throws Exception {
+    String name = "fanout-self-time";
+    String expected = new String(GoldenCases.expectedJson(name), StandardCharsets.UTF_8);
+    TraceId traceId = TraceId.fromHex(
+        expected.replaceAll("(?s).*\"traceId\": \"([0-9a-f]{32})\".*", "$1"));
+    assertThat(post(GoldenCases.otlpJson(name)).statusCode()).isEqualTo(200);
+    time.advance(Duration.ofSeconds(5));
+    assembler.sweep();
+    analysed.await(traceId, Duration.ofSeconds(30));
+    String plain = get("/api/v1/traces/" + traceId.toHex()).body();
+
+    HttpResponse<byte[]> gzipped = http.send(HttpRequest.newBuilder(URI.create(
+            Ports.of(context).httpUrl("/api/v1/traces/" + traceId.toHex())))
+        .header("Accept-Encoding", "gzip").build(), HttpResponse.BodyHandlers.ofByteArray());
+
+    assertThat(gzipped.headers().firstValue("content-encoding")).hasValue("gzip");
+    assertThat(gzipped.body().length).isLessThan(plain.length());
+    try (GZIPInputStream in = new GZIPInputStream(new ByteArrayInputStream(gzipped.body()))) {
+      assertThat(new String(in.readAllBytes(), StandardCharsets.UTF_8)).isEqualTo(plain);
+    }
   }
 
   private HttpResponse<String> post(byte[] json) throws Exception {
