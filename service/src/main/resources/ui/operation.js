@@ -91,6 +91,18 @@ async function show() {
   draw();
 }
 
+/** The quantile the slow traces start at, chosen on the page: it goes in the URL. */
+function quantileChoice(current) {
+  const choices = [...new Set([0.5, 0.75, 0.9, 0.95, 0.99, 0.999, current])].sort((a, b) => a - b);
+  const select = el('select', {id: 'quantile', onchange: () => {
+    const query = new URLSearchParams(location.search);
+    query.set('quantile', select.value);
+    location.search = query.toString();
+  }}, choices.map(q => el('option', {value: String(q), selected: q === current},
+      `p${Number((100 * q).toFixed(2))}`)));
+  return el('label', {class: 'toggle'}, 'slow traces from ', select);
+}
+
 /** Each power of ten from the one at or below {@code min} up to {@code max}. */
 function decades(min, max) {
   const ticks = [];
@@ -111,6 +123,7 @@ function whySlow(tail) {
   const key = row => row.service + ' ' + row.operation;
   return el('section', {id: 'why-slow'},
       el('h2', {}, `Why slow: traces at or above p${percentile} against all`),
+      quantileChoice(tail.quantile),
       el('p', {class: 'muted'}, `Of the ${duration(tail.meanSlowNs - tail.meanAllNs)} by which the `
           + `${number(tail.slowTraces, 0)} traces of at least ${duration(tail.thetaNs)} exceed the `
           + `average of all ${number(tail.allTraces, 0)}, each operation on the critical path `

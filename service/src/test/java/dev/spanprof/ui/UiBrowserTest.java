@@ -53,6 +53,7 @@ import org.openqa.selenium.By;
 import org.openqa.selenium.WebElement;
 import org.openqa.selenium.chrome.ChromeDriver;
 import org.openqa.selenium.support.ui.ExpectedConditions;
+import org.openqa.selenium.support.ui.Select;
 import org.openqa.selenium.support.ui.WebDriverWait;
 
 /**
@@ -433,6 +434,23 @@ class UiBrowserTest {
     assertThat(Double.parseDouble(first.findElement(By.cssSelector("[data-ns]"))
         .getAttribute("data-ns"))).isCloseTo(171.0 * CheckoutLoad.MS,
         org.assertj.core.data.Offset.offset(1.0));
+  }
+
+  @Test
+  void whySlow_quantileChosenOnThePage_answersForIt() throws Exception {
+    JsonObject tail = api("/api/v1/tail?service=shop&operation=GET%20/checkout&quantile=0.99");
+    open("operations?service=shop&operation=GET+%2Fcheckout");
+
+    new Select(waitFor(By.id("quantile"))).selectByVisibleText("p99");
+
+    new WebDriverWait(browser, Duration.ofSeconds(30))
+        .until(ExpectedConditions.urlContains("quantile=0.99"));
+    WebElement heading = waitFor(By.cssSelector("#why-slow h2"));
+    assertThat(heading.getText()).isEqualTo("Why slow: traces at or above p99 against all");
+    assertThat(new Select(browser.findElement(By.id("quantile"))).getFirstSelectedOption()
+        .getText()).isEqualTo("p99");
+    assertThat(browser.findElement(By.cssSelector("#why-slow .figures")).getText())
+        .contains(String.valueOf(tail.get("slowTraces").getAsLong()));
   }
 
   @Test
