@@ -80,16 +80,12 @@ public final class TraceIngest {
   /** A body in {@code body[0, length)}; nothing refers to the array once this returns. */
   public IngestResult exportProtobuf(byte[] body, int length, Transport transport) {
     IngestResult refused = admit(transport, () -> OtlpSpanCount.of(body, length));
-    return refused != null ? refused
-        : export(transport, () -> new Decoded(body, length, mapProtobuf(body, length)));
+    return refused != null ? refused : export(transport, protobufMapping(body, length));
   }
 
   public IngestResult exportJson(byte[] body, Transport transport) {
     IngestResult refused = admit(transport, () -> OtlpJsonSpanCount.of(body));
-    return refused != null ? refused : export(transport, () -> {
-      byte[] protobuf = json.decode(body).toByteArray();
-      return new Decoded(protobuf, protobuf.length, mapper.map(protobuf));
-    });
+    return refused != null ? refused : export(transport, jsonMapping(body));
   }
 
   /**
@@ -107,10 +103,7 @@ public final class TraceIngest {
     if (refused != null) {
       return refused;
     }
-    Mapping mapping = json ? () -> {
-      byte[] protobuf = this.json.decode(value).toByteArray();
-      return new Decoded(protobuf, protobuf.length, mapper.map(protobuf));
-    } : () -> new Decoded(value, value.length, mapProtobuf(value, value.length));
+    Mapping mapping = json ? jsonMapping(value) : protobufMapping(value, value.length);
     return export(transport, mapping, decoded -> {
       origin.spans(decoded.mapped().spans().size());
       for (SpanRecord span : decoded.mapped().spans()) {
@@ -171,6 +164,18 @@ public final class TraceIngest {
     } finally {
       mapped.writer().close();
     }
+  }
+
+  private Mapping protobufMapping(byte[] body, int length) {
+    return () -> new Decoded(body, length, mapProtobuf(body, length));
+  }
+
+  /** OTLP/JSON is decoded into its protobuf encoding, which the spans keep for forwarding. */
+  private Mapping jsonMapping(byte[] body) {
+    return () -> {
+      byte[] protobuf = json.decode(body).toByteArray();
+      return new Decoded(protobuf, protobuf.length, mapper.map(protobuf));
+    };
   }
 
   private MappedRequest mapProtobuf(byte[] body, int length) throws InvalidOtlpException {
