@@ -1,7 +1,7 @@
 // One trace: its figures, its resource lanes and its span waterfall with the critical path, and
 // its tables. Everything drawn comes from the profile the API answers; the page only lays it out.
 import {api, backendLink, duration, el, fail, figure, header, legend, number, operationLink,
-  percent, since, stateColour, table, time} from './common.js';
+  percent, since, stateColour, table, time, traceLink} from './common.js';
 
 const LABEL_WIDTH = 260;
 /** Right of the time axis: the waterfall's duration and self-time column, the axis' last label. */
@@ -45,7 +45,7 @@ function show(profile) {
   const spans = new Map(profile.spans.map(span => [span.spanId, span]));
   const timeline = timeScale(profile);
   const detail = el('div', {class: 'detail', id: 'span-detail'},
-      el('span', {class: 'muted'}, 'Click a span to see what spanprof adds to it.'));
+      el('span', {class: 'muted'}, 'Click a span for its attributes, events and resource, and what spanprof adds to it.'));
   const states = [...new Set(profile.lanes.map(lane => lane.state))].sort();
   page.replaceChildren(
       el('h1', {}, summary ? `${summary.rootService}: ${summary.rootOperation}` : 'Trace',
@@ -296,22 +296,54 @@ async function showAgainstRoot(profile) {
       ], rows, {id: 'against-root-table'}));
 }
 
-/** What spanprof adds to a span as attributes, as it would forward them. */
+/**
+ * A span's own data as the application sent it (attributes, events with their stack traces,
+ * links, its resource's attributes), while spanprof keeps it, and what spanprof adds to it.
+ */
 function showDetail(profile, span, detail) {
-  const attributes = [
-    ['status', span.status + (span.statusMessage ? ': ' + span.statusMessage : '')],
-    ['spanprof.resource', span.resource],
-    ['spanprof.state', span.state],
-    ['spanprof.self_time_ns', span.selfTimeNs],
-    ['spanprof.critical_path_ns', span.criticalPathNs],
-    ['spanprof.on_critical_path', span.onCriticalPath],
-  ];
+  const added = {
+    'status': span.status + (span.statusMessage ? ': ' + span.statusMessage : ''),
+    'spanprof.resource': span.resource,
+    'spanprof.state': span.state,
+    'spanprof.self_time_ns': span.selfTimeNs,
+    'spanprof.critical_path_ns': span.criticalPathNs,
+    'spanprof.on_critical_path': span.onCriticalPath,
+  };
+  const resource = profile.otelResources[span.otelResource] || {};
   detail.replaceChildren(
       el('strong', {}, `${span.name} `), el('span', {class: 'muted'},
           `${span.service} · ${span.kind} · span ${span.spanId} · `
           + `${duration(span.to - span.from)}`),
-      el('table', {id: 'span-attributes'}, attributes.map(([key, value]) =>
-          el('tr', {}, el('td', {}, key), el('td', {}, String(value))))));
+      profile.attributesKept ? el('div', {},
+        attributeTable('Attributes', span.attributes, 'span-own-attributes'),
+        span.events.length > 0 && el('div', {id: 'span-events'}, el('h3', {}, 'Events'),
+            span.events.map(event => el('div', {class: 'event'},
+                el('span', {class: 'muted'},
+                    `+${duration(since(span.startNanos, event.timeNanos))} `),
+                el('strong', {}, event.name),
+                attributeTable(null, event.attributes)))),
+        span.links.length > 0 && el('div', {id: 'span-links'}, el('h3', {}, 'Links'),
+            span.links.map(link => el('div', {}, traceLink(link.traceId),
+                el('span', {class: 'muted'}, ' span ' + link.spanId),
+                attributeTable(null, link.attributes)))),
+        attributeTable('Resource', resource, 'span-resource'))
+      : el('p', {class: 'muted', id: 'attributes-gone'}, 'This trace\'s own attributes, events '
+          + 'and resource are no longer kept (spanprof.query.recent-trace-bytes holds the newest '
+          + 'traces\'); only what spanprof adds is shown.'),
+      attributeTable('Added by spanprof', added, 'span-attributes'));
+}
+
+/** Attributes as rows of key and value; long values (a stack trace) keep their lines. */
+function attributeTable(heading, attributes, id) {
+  const entries = Object.entries(attributes || {});
+  if (entries.length === 0 && !heading) return '';
+  return el('div', {}, heading && el('h3', {}, heading),
+      el('table', {id, class: 'attributes'}, entries.map(([key, value]) => el('tr', {},
+          el('td', {class: 'key'}, key),
+          el('td', {}, typeof value === 'string' && value.includes('\n')
+              ? el('pre', {}, value)
+              : typeof value === 'string' ? value : JSON.stringify(value, (k, v) =>
+                  typeof v === 'bigint' ? v.toString() : v))))));
 }
 
 /** The trace id's other fragments (semantics.md §2): spans that came after it was analysed. */

@@ -200,11 +200,14 @@ final class Fleet implements FleetRanking {
 
   /** The matching recent traces of every replica, merged in the query's order. */
   Answer<List<TraceSummary>> traces(TraceQuery query) {
-    Gathered gathered = states("traces", null, query.toQueryString());
+    // Each replica's first offset + limit: the page is cut from them once merged.
+    Gathered gathered = states("traces", null, query.fromFirst().toQueryString());
     List<TraceSummary> all = new ArrayList<>();
     gathered.each((peer, state) -> all.addAll(state.traces()));
     all.sort(query.slowest() ? RecentProfiles.SLOWEST : RecentProfiles.NEWEST);
-    return gathered.answer(List.copyOf(all.subList(0, Math.min(all.size(), query.limit()))));
+    int from = Math.min(all.size(), query.offset());
+    return gathered.answer(List.copyOf(all.subList(from,
+        Math.min(all.size(), from + query.limit()))));
   }
 
   /**

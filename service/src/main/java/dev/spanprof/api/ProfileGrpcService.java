@@ -90,7 +90,7 @@ final class ProfileGrpcService extends ProfileServiceGrpc.ProfileServiceImplBase
     }
     profiles.find(traceId).ifPresentOrElse(
         recent -> answer(responses, ProtoViews.traceProfile(
-            TraceProfileView.of(recent.profile(), recent.summary()))),
+            TraceProfileView.of(recent.profile(), recent.summary(), null))),
         () -> notFound(responses, "no recently analysed trace " + traceId.toHex()));
   }
 
@@ -107,7 +107,11 @@ final class ProfileGrpcService extends ProfileServiceGrpc.ProfileServiceImplBase
               : request.getMaxParallelism(),
           orNull(request.getCompletion()), orNull(request.getError()),
           orNull(request.getOrder()),
-          request.getLimit() == 0 ? TraceQuery.DEFAULT_LIMIT : request.getLimit());
+          request.getLimit() == 0 ? TraceQuery.DEFAULT_LIMIT : request.getLimit())
+          .narrowed(request.getOffset(),
+              request.getMinStartNs() == 0 ? Long.MIN_VALUE : request.getMinStartNs(),
+              request.getMaxStartNs() == 0 ? Long.MAX_VALUE : request.getMaxStartNs(),
+              request.getAttributesMap());
     } catch (IllegalArgumentException e) {
       invalid(responses, e.getMessage());
       return;

@@ -33,6 +33,10 @@ import java.util.PriorityQueue;
  * matches in a heap of {@code limit}: O(kept · log limit), a few milliseconds for 10 000 kept.
  * Summaries are made when asked for, not when a trace is kept: keeping is on the analysis
  * stage's path ({@code PipelineBenchmark}).
+ *
+ * <p><b>Original spans.</b> Beside each profile, while {@code spanprof.query.recent-trace-bytes}
+ * allows, a copy of its spans as received ({@link OriginalSpans}): the oldest kept go first, so
+ * the newest traces show their attributes, and an older profile is answered without them.
  */
 @Singleton
 public final class RecentProfiles implements ProfileConsumer {
@@ -40,6 +44,12 @@ public final class RecentProfiles implements ProfileConsumer {
   private final Recent[] recent;
   /** The low halves of the kept profiles' trace ids: a query reads these, not the profiles. */
   private final long[] traceIdLows;
+  /** Beside {@code recent[slot]}, its spans as received, or null when no longer kept. */
+  private final OriginalSpans[] originals;
+  private final long originalBudgetBytes;
+  private long originalBytes;
+  /** The position of the oldest profile whose original spans may still be kept. */
+  private long oldestOriginal;
   private long kept;
 
   /**
@@ -55,7 +65,7 @@ public final class RecentProfiles implements ProfileConsumer {
    * What is kept of one trace id: the fragment it answers with, and the others in the order
    * they were analysed.
    */
-  record Found(Recent shown, List<Recent> others) {
+  record Found(Recent shown, List<Recent> others, OriginalSpans originals) {
 
     TraceProfile profile() {
       return shown.profile();
@@ -77,6 +87,8 @@ public final class RecentProfiles implements ProfileConsumer {
   RecentProfiles(QueryConfiguration configuration) {
     this.recent = new Recent[configuration.getRecentTraces()];
     this.traceIdLows = new long[recent.length];
+    this.originals = new OriginalSpans[recent.length];
+    this.originalBudgetBytes = configuration.getRecentTraceBytes();
   }
 
   @Override
@@ -86,11 +98,35 @@ public final class RecentProfiles implements ProfileConsumer {
     Recent entry = new Recent(withoutSegments, trace.completion().label(),
         root >= 0 && trace.isComplete(trace.spans().get(root), profile.orphanCount()),
         arrivalNanos);
+    // Copied here, before forwarding (the next stage) lets the spans' bytes go.
+    OriginalSpans original = originalBudgetBytes == 0 ? null : OriginalSpans.copyOf(trace.spans());
     synchronized (this) {
-      int slot = (int) (kept++ % recent.length);
+      int slot = (int) (kept % recent.length);
+      forgetOriginal(slot);
       recent[slot] = entry;
       traceIdLows[slot] = withoutSegments.traceId().low();
+      if (original != null && original.sizeBytes() <= originalBudgetBytes) {
+        originals[slot] = original;
+        originalBytes += original.sizeBytes();
+      }
+      kept++;
+      oldestOriginal = Math.max(oldestOriginal, kept - recent.length);
+      while (originalBytes > originalBudgetBytes) {
+        forgetOriginal((int) (oldestOriginal++ % recent.length));
+      }
     }
+  }
+
+  private void forgetOriginal(int slot) {
+    if (originals[slot] != null) {
+      originalBytes -= originals[slot].sizeBytes();
+      originals[slot] = null;
+    }
+  }
+
+  /** The bytes the kept original spans hold, within {@code spanprof.query.recent-trace-bytes}. */
+  synchronized long originalBytes() {
+    return originalBytes;
   }
 
   /** The profile a trace id answers with: its largest fragment kept. */
@@ -100,69 +136,83 @@ public final class RecentProfiles implements ProfileConsumer {
 
   synchronized Optional<Found> find(TraceId traceId) {
     long low = traceId.low();
-    List<Recent> fragments = new ArrayList<>();
+    List<Integer> slots = new ArrayList<>();
     for (long position = Math.max(0, kept - recent.length); position < kept; position++) {
       int slot = (int) (position % recent.length);
       if (traceIdLows[slot] == low && recent[slot].profile().traceId().equals(traceId)) {
-        fragments.add(recent[slot]);
+        slots.add(slot);
       }
     }
-    return fragments.isEmpty() ? Optional.empty() : Optional.of(found(fragments));
+    return slots.isEmpty() ? Optional.empty() : Optional.of(found(slots, recent, originals));
   }
 
-  /** The largest of a trace's fragments (ties: the earliest) and the others, oldest first. */
-  private static Found found(List<Recent> fragments) {
-    Recent shown = fragments.get(0);
-    for (Recent fragment : fragments) {
-      if (fragment.profile().spanCount() > shown.profile().spanCount()) {
-        shown = fragment;
+  /**
+   * The largest of a trace's fragments, kept in {@code slots} (ties: the earliest), with its
+   * original spans, and the others, oldest first.
+   */
+  private static Found found(List<Integer> slots, Recent[] recent, OriginalSpans[] originals) {
+    int shown = slots.get(0);
+    for (int slot : slots) {
+      if (recent[slot].profile().spanCount() > recent[shown].profile().spanCount()) {
+        shown = slot;
       }
     }
-    List<Recent> others = new ArrayList<>(fragments);
-    others.remove(shown);
-    return new Found(shown, others);
+    List<Recent> others = new ArrayList<>();
+    for (int slot : slots) {
+      if (slot != shown) {
+        others.add(recent[slot]);
+      }
+    }
+    return new Found(recent[shown], others, originals[shown]);
   }
 
   /**
    * The kept traces that match, one row per trace id, newest (by the analysis of the fragment
-   * shown) or slowest first, at most {@code query.limit()}.
+   * shown) or slowest first: at most {@code query.limit()}, after the first {@code
+   * query.offset()}.
    */
   List<TraceSummary> search(TraceQuery query) {
     Recent[] snapshot;
+    OriginalSpans[] snapshotOriginals;
     long newest;
     synchronized (this) {
       snapshot = recent.clone();
+      snapshotOriginals = originals.clone();
       newest = kept;
     }
     long oldest = Math.max(0, newest - snapshot.length);
-    Map<TraceId, List<Recent>> byTrace = new HashMap<>();
+    Map<TraceId, List<Integer>> byTrace = new HashMap<>();
     for (long position = oldest; position < newest; position++) {
-      Recent entry = snapshot[(int) (position % snapshot.length)];
-      byTrace.computeIfAbsent(entry.profile().traceId(), unused -> new ArrayList<>(1))
-          .add(entry);
+      int slot = (int) (position % snapshot.length);
+      byTrace.computeIfAbsent(snapshot[slot].profile().traceId(), unused -> new ArrayList<>(1))
+          .add(slot);
     }
     Comparator<TraceSummary> faster = SLOWEST.reversed();
     PriorityQueue<TraceSummary> slowest = new PriorityQueue<>(faster);
     List<TraceSummary> result = new ArrayList<>();
     for (long position = newest - 1; position >= oldest; position--) {
-      Recent entry = snapshot[(int) (position % snapshot.length)];
-      List<Recent> fragments = byTrace.get(entry.profile().traceId());
-      Found trace = fragments.size() == 1 ? new Found(entry, List.of()) : found(fragments);
+      int slot = (int) (position % snapshot.length);
+      Recent entry = snapshot[slot];
+      List<Integer> fragments = byTrace.get(entry.profile().traceId());
+      Found trace = fragments.size() == 1
+          ? new Found(entry, List.of(), snapshotOriginals[slot])
+          : found(fragments, snapshot, snapshotOriginals);
       if (trace.shown() != entry) {
         continue; // the row is made where the fragment shown was kept
       }
       TraceSummary summary = trace.summary();
-      if (!query.matches(summary, entry.profile().distinctOperations())) {
+      if (!query.matches(summary, entry.profile().distinctOperations())
+          || !query.matchesAttributes(trace.originals())) {
         continue;
       }
       if (!query.slowest()) {
         result.add(summary);
-        if (result.size() == query.limit()) {
-          return result;
+        if (result.size() == query.offset() + query.limit()) {
+          break;
         }
       } else {
         slowest.add(summary);
-        if (slowest.size() > query.limit()) {
+        if (slowest.size() > query.offset() + query.limit()) {
           slowest.poll();
         }
       }
@@ -171,6 +221,6 @@ public final class RecentProfiles implements ProfileConsumer {
       result.addAll(slowest);
       result.sort(SLOWEST);
     }
-    return result;
+    return List.copyOf(result.subList(Math.min(query.offset(), result.size()), result.size()));
   }
 }

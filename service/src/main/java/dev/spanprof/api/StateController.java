@@ -21,8 +21,9 @@ import java.util.List;
  * {@code GET /api/v1/state?scope=local&part=…}: this process's additive state (state.proto), as
  * protobuf when asked with {@code Accept: application/x-protobuf}, else as its proto3 JSON
  * mapping. {@code part} (repeatable) narrows it to what a fleet query needs; {@code service} and
- * {@code operation} to one root or operation; {@code kind} picks the distribution; the list's
- * parameters ({@code order}, {@code limit}, filters) pick the recent traces; {@code asOf} (epoch
+ * {@code operation} to one root or operation (the recent traces' root among them); {@code kind}
+ * picks the distribution; the list's parameters ({@code order}, {@code limit}, filters) pick the
+ * recent traces; {@code asOf} (epoch
  * nanoseconds) ends the windows at the asker's clock and {@code summed=true} adds each window's
  * slices up into one.
  */
@@ -39,13 +40,7 @@ final class StateController {
   HttpResponse<?> state(HttpRequest<?> request, @QueryValue @Nullable String scope,
       @QueryValue @Nullable List<String> part, @QueryValue @Nullable String service,
       @QueryValue @Nullable String operation, @QueryValue @Nullable String kind,
-      @QueryValue @Nullable Long asOf, @QueryValue @Nullable Boolean summed,
-      @QueryValue @Nullable String containsService,
-      @QueryValue @Nullable String containsOperation, @QueryValue @Nullable String minTtcNs,
-      @QueryValue @Nullable String maxTtcNs, @QueryValue @Nullable String minParallelism,
-      @QueryValue @Nullable String maxParallelism, @QueryValue @Nullable String completion,
-      @QueryValue @Nullable String error, @QueryValue @Nullable String order,
-      @QueryValue @Nullable String limit) {
+      @QueryValue @Nullable Long asOf, @QueryValue @Nullable Boolean summed) {
     if (!"local".equals(scope)) {
       return badRequest("the state is one process's own: ask with scope=local (a fleet's answers "
           + "are merged from its replicas' states, never a state of their own)");
@@ -73,8 +68,7 @@ final class StateController {
     }
     State answer;
     try {
-      TraceQuery traces = TraceQuery.parse(null, null, containsService, containsOperation,
-          minTtcNs, maxTtcNs, minParallelism, maxParallelism, completion, error, order, limit);
+      TraceQuery traces = TraceQuery.parse(TraceQuery.firstValues(request.getParameters()));
       answer = state.read(asked.build(), traces);
     } catch (IllegalArgumentException e) {
       return badRequest(e.getMessage());

@@ -2,6 +2,7 @@ package dev.spanprof.api;
 
 import dev.spanprof.span.TraceId;
 import io.micronaut.core.annotation.Nullable;
+import io.micronaut.http.HttpRequest;
 import io.micronaut.http.HttpResponse;
 import io.micronaut.http.HttpStatus;
 import io.micronaut.http.MediaType;
@@ -34,18 +35,12 @@ final class TraceProfileController {
     this.answers = answers;
   }
 
+  /** The filters and order are {@link TraceQuery#parse}'s, the attribute filters among them. */
   @Get(produces = MediaType.APPLICATION_JSON)
-  HttpResponse<?> list(@QueryValue @Nullable String service,
-      @QueryValue @Nullable String operation, @QueryValue @Nullable String containsService,
-      @QueryValue @Nullable String containsOperation, @QueryValue @Nullable String minTtcNs,
-      @QueryValue @Nullable String maxTtcNs, @QueryValue @Nullable String minParallelism,
-      @QueryValue @Nullable String maxParallelism, @QueryValue @Nullable String completion,
-      @QueryValue @Nullable String error, @QueryValue @Nullable String order,
-      @QueryValue @Nullable String limit, @QueryValue @Nullable String scope) {
+  HttpResponse<?> list(HttpRequest<?> request, @QueryValue @Nullable String scope) {
     TraceQuery query;
     try {
-      query = TraceQuery.parse(service, operation, containsService, containsOperation, minTtcNs,
-          maxTtcNs, minParallelism, maxParallelism, completion, error, order, limit);
+      query = TraceQuery.parse(TraceQuery.firstValues(request.getParameters()));
     } catch (IllegalArgumentException e) {
       return HttpResponse.status(HttpStatus.BAD_REQUEST).body(new ApiError(e.getMessage()));
     }
@@ -74,7 +69,8 @@ final class TraceProfileController {
     }
     return profiles.find(id)
         .<HttpResponse<?>>map(recent ->
-            HttpResponse.ok(TraceProfileView.of(recent.profile(), recent.summary())))
+            HttpResponse.ok(TraceProfileView.of(recent.profile(), recent.summary(),
+                recent.originals())))
         .orElseGet(() -> HttpResponse.status(HttpStatus.NOT_FOUND).body(new ApiError(
             "no recently analysed trace " + id.toHex() + "; traces appear after they complete "
                 + "(spanprof.assembly.trace-timeout) and the most recent "

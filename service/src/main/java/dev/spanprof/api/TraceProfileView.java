@@ -11,8 +11,10 @@ import dev.spanprof.span.SpanStatus;
 import io.micronaut.serde.annotation.Serdeable;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
+import java.util.stream.IntStream;
 
 /**
  * The JSON form of a {@link TraceProfile}: the field names and order of the golden
@@ -24,7 +26,9 @@ import java.util.Map;
  * analysis: the spans' names, times and tree parents, the resource lanes and the primary root's
  * critical path (as segments and by operation), errors and orphans (semantics.md §2), the other
  * fragments of its trace id, and the trace's row in the list of recent traces (null outside the
- * service).
+ * service). Last, while they are kept ({@code attributesKept}), what the application sent beside
+ * the analysis's inputs: each span's attributes, events and links, and the OpenTelemetry
+ * resources' attributes ({@code otelResources}, which a span's {@code otelResource} indexes).
  */
 @Serdeable
 @JsonInclude(JsonInclude.Include.ALWAYS)
@@ -49,7 +53,9 @@ public record TraceProfileView(
     int errorCount,
     int orphanCount,
     List<TraceSummary.Fragment> fragments,
-    TraceSummary summary) {
+    TraceSummary summary,
+    boolean attributesKept,
+    List<Map<String, Object>> otelResources) {
 
   @Serdeable
   public record State(String state, long resourceNs, long inclusiveNs, long exclusiveNs) {}
@@ -68,6 +74,7 @@ public record TraceProfileView(
    * @param statusMessage the status message of an ERROR span, else {@code ""}
    */
   @Serdeable
+  @JsonInclude(JsonInclude.Include.ALWAYS)
   public record Span(
       String spanId,
       String resource,
@@ -83,7 +90,21 @@ public record TraceProfileView(
       boolean onCriticalPath,
       boolean orphan,
       SpanStatus status,
-      String statusMessage) {}
+      String statusMessage,
+      Map<String, Object> attributes,
+      List<Event> events,
+      List<Link> links,
+      int otelResource) {}
+
+  /** A span event: an exception with its stack trace, a log line. */
+  @Serdeable
+  @JsonInclude(JsonInclude.Include.ALWAYS)
+  public record Event(String name, long timeNanos, Map<String, Object> attributes) {}
+
+  /** A link to a span of this or another trace. */
+  @Serdeable
+  @JsonInclude(JsonInclude.Include.ALWAYS)
+  public record Link(String traceId, String spanId, Map<String, Object> attributes) {}
 
   /** Over [startNanos, endNanos) the resource's chosen span was spanId, in this state. */
   @Serdeable
@@ -108,11 +129,14 @@ public record TraceProfileView(
 
   /** The view of a profile analysed outside the service: without its summary. */
   public static TraceProfileView of(TraceProfile profile) {
-    return of(profile, null);
+    return of(profile, null, null);
   }
 
-  static TraceProfileView of(TraceProfile profile, TraceSummary summary) {
+  /** @param originals the trace's spans as received, or null when no longer kept */
+  static TraceProfileView of(TraceProfile profile, TraceSummary summary,
+      OriginalSpans originals) {
     List<SpanProfile> spans = profile.spans();
+    boolean kept = originals != null && originals.spanCount() == spans.size();
     return new TraceProfileView(
         profile.traceId().toHex(),
         profile.spanCount(),
@@ -133,7 +157,7 @@ public record TraceProfileView(
             .map(o -> new Operation(o.service(), o.name(), o.resourceTimeNs()))
             .sorted(Comparator.comparing(Operation::service).thenComparing(Operation::name))
             .toList(),
-        spans.stream().map(s -> span(profile, s))
+        IntStream.range(0, spans.size()).mapToObj(i -> span(profile, i, kept ? originals : null))
             .sorted(Comparator.comparing(Span::spanId))
             .toList(),
         profile.pools().stream()
@@ -147,7 +171,11 @@ public record TraceProfileView(
         profile.errorCount(),
         profile.orphanCount(),
         summary == null ? List.of() : summary.fragments(),
-        summary);
+        summary,
+        kept,
+        kept ? IntStream.range(0, originals.resourceCount())
+            .mapToObj(r -> OriginalSpans.json(originals.resource(r).getAttributesList()))
+            .toList() : List.of());
   }
 
   private static List<Lane> lanes(SpanSegments lanes, List<SpanProfile> spans) {
@@ -183,14 +211,29 @@ public record TraceProfileView(
     return result;
   }
 
-  private static Span span(TraceProfile profile, SpanProfile s) {
+  private static Span span(TraceProfile profile, int index, OriginalSpans originals) {
+    SpanProfile s = profile.spans().get(index);
     dev.spanprof.span.Operation operation =
         profile.distinctOperations().get(s.operation());
     String parent = s.parentIndex() < 0 ? null
         : Ids.toHex(profile.spans().get(s.parentIndex()).spanId());
+    Map<String, Object> attributes = Map.of();
+    List<Event> events = List.of();
+    List<Link> links = List.of();
+    if (originals != null) {
+      io.opentelemetry.proto.trace.v1.Span original = originals.span(index);
+      attributes = OriginalSpans.json(original.getAttributesList());
+      events = original.getEventsList().stream().map(event -> new Event(event.getName(),
+          event.getTimeUnixNano(), OriginalSpans.json(event.getAttributesList()))).toList();
+      links = original.getLinksList().stream().map(link -> new Link(
+          HexFormat.of().formatHex(link.getTraceId().toByteArray()),
+          HexFormat.of().formatHex(link.getSpanId().toByteArray()),
+          OriginalSpans.json(link.getAttributesList()))).toList();
+    }
     return new Span(Ids.toHex(s.spanId()), s.resource(), s.state(), s.selfTimeNs(),
         s.criticalPathNs(), operation.name(), operation.service(), s.kind(), parent,
         s.startNanos(), s.endNanos(), s.onCriticalPath(), s.orphan(), s.status(),
-        s.statusMessage());
+        s.statusMessage(), attributes, events, links,
+        originals == null ? -1 : originals.resourceOf(index));
   }
 }

@@ -2,9 +2,13 @@ package dev.spanprof.api;
 
 import dev.spanprof.assembly.Completion;
 import dev.spanprof.span.Operation;
+import io.micronaut.http.HttpParameters;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
+import java.util.TreeMap;
 
 /**
  * What {@code GET /api/v1/traces} asks for: which recent traces, in which order, how many.
@@ -16,6 +20,11 @@ import java.util.Locale;
  * @param completion a completion label ({@code timeout}, {@code evicted}, …)
  * @param error true: traces with an ERROR span only; false: without; null: either
  * @param slowest longest TTC first, else newest first
+ * @param offset how many of the matching traces, in order, to pass over: the page
+ * @param minStartNanos the earliest trace start, epoch nanoseconds
+ * @param maxStartNanos the latest trace start, epoch nanoseconds
+ * @param attributes attributes some span of the trace, or its resource, has, each key with the
+ *     text of its value; only traces whose original spans are still kept can match
  */
 record TraceQuery(
     String service,
@@ -28,21 +37,47 @@ record TraceQuery(
     String completion,
     Boolean error,
     boolean slowest,
-    int limit) {
+    int limit,
+    int offset,
+    long minStartNanos,
+    long maxStartNanos,
+    Map<String, String> attributes) {
 
   static final int DEFAULT_LIMIT = 50;
+  /** The query parameters that name an attribute to match: {@code attr.http.route=/cart}. */
+  static final String ATTRIBUTE_PREFIX = "attr.";
 
   /**
-   * Parses the query parameters, as HTTP gives them; throws with a message fit for a 400 answer.
+   * The query the parameters of {@code GET /api/v1/traces} ask for, as HTTP gives them (the first
+   * value of each); others are not read. Throws with a message fit for a 400 answer.
    */
-  static TraceQuery parse(String service, String operation, String containsService,
-      String containsOperation, String minTtcNs, String maxTtcNs, String minParallelism,
-      String maxParallelism, String completion, String error, String order, String limit) {
-    return of(service, operation, containsService, containsOperation,
-        number("minTtcNs", minTtcNs, 0), number("maxTtcNs", maxTtcNs, Long.MAX_VALUE),
-        fraction("minParallelism", minParallelism, 0),
-        fraction("maxParallelism", maxParallelism, Double.POSITIVE_INFINITY), completion, error,
-        order, (int) number("limit", limit, DEFAULT_LIMIT));
+  static TraceQuery parse(Map<String, String> parameters) {
+    Map<String, String> attributes = new TreeMap<>();
+    parameters.forEach((name, value) -> {
+      if (name.startsWith(ATTRIBUTE_PREFIX)) {
+        attributes.put(name.substring(ATTRIBUTE_PREFIX.length()), value);
+      }
+    });
+    return of(parameters.get("service"), parameters.get("operation"),
+        parameters.get("containsService"), parameters.get("containsOperation"),
+        number("minTtcNs", parameters.get("minTtcNs"), 0),
+        number("maxTtcNs", parameters.get("maxTtcNs"), Long.MAX_VALUE),
+        fraction("minParallelism", parameters.get("minParallelism"), 0),
+        fraction("maxParallelism", parameters.get("maxParallelism"), Double.POSITIVE_INFINITY),
+        parameters.get("completion"), parameters.get("error"), parameters.get("order"),
+        (int) number("limit", parameters.get("limit"), DEFAULT_LIMIT))
+        .narrowed((int) number("offset", parameters.get("offset"), 0),
+            number("minStartNs", parameters.get("minStartNs"), Long.MIN_VALUE),
+            number("maxStartNs", parameters.get("maxStartNs"), Long.MAX_VALUE), attributes);
+  }
+
+  /** The first value of each of a request's query parameters. */
+  static Map<String, String> firstValues(HttpParameters parameters) {
+    Map<String, String> first = new HashMap<>();
+    for (String name : parameters.names()) {
+      first.put(name, parameters.get(name));
+    }
+    return first;
   }
 
   /**
@@ -77,7 +112,36 @@ record TraceQuery(
         containsService == null ? null : new Operation(containsService, containsOperation),
         minTtcNs, maxTtcNs, minParallelism, maxParallelism, completionLabel,
         errorName == null ? null : Boolean.valueOf(errorName), orderName.equals("slowest"),
-        limit);
+        limit, 0, Long.MIN_VALUE, Long.MAX_VALUE, Map.of());
+  }
+
+  /**
+   * This query narrowed to a page, a range of trace starts and attributes (the parameters named
+   * {@code attr.KEY}); throws with a message fit for a 400 answer.
+   */
+  TraceQuery narrowed(int offset, long minStartNanos, long maxStartNanos,
+      Map<String, String> attributes) {
+    if (offset < 0) {
+      throw new IllegalArgumentException("offset must not be negative, got " + offset);
+    }
+    for (String key : attributes.keySet()) {
+      if (key.isEmpty()) {
+        throw new IllegalArgumentException("an attribute filter needs a key: attr.KEY=VALUE");
+      }
+    }
+    return new TraceQuery(service, operation, contains, minTtcNs, maxTtcNs, minParallelism,
+        maxParallelism, completion, error, slowest, limit, offset, minStartNanos, maxStartNanos,
+        Map.copyOf(attributes));
+  }
+
+  /**
+   * The same query from its first match, for {@code offset + limit} of them: what each replica
+   * is asked, so that the page can be cut from their merged answers.
+   */
+  TraceQuery fromFirst() {
+    return new TraceQuery(service, operation, contains, minTtcNs, maxTtcNs, minParallelism,
+        maxParallelism, completion, error, slowest, offset + limit, 0, minStartNanos,
+        maxStartNanos, attributes);
   }
 
   /** The query as {@link #parse} reads it, for asking the peers (without a leading {@code &}). */
@@ -98,6 +162,16 @@ record TraceQuery(
     }
     append(query, "completion", completion);
     append(query, "error", error == null ? null : error.toString());
+    if (offset > 0) {
+      query.append("&offset=").append(offset);
+    }
+    if (minStartNanos != Long.MIN_VALUE) {
+      query.append("&minStartNs=").append(minStartNanos);
+    }
+    if (maxStartNanos != Long.MAX_VALUE) {
+      query.append("&maxStartNs=").append(maxStartNanos);
+    }
+    attributes.forEach((key, value) -> append(query, ATTRIBUTE_PREFIX + key, value));
     return query.toString();
   }
 
@@ -115,7 +189,13 @@ record TraceQuery(
         && summary.parallelism() >= minParallelism && summary.parallelism() <= maxParallelism
         && (completion == null || completion.equals(summary.completion()))
         && (error == null || error == (summary.errorCount() > 0))
+        && summary.startNanos() >= minStartNanos && summary.startNanos() <= maxStartNanos
         && (contains == null || operations.contains(contains));
+  }
+
+  /** Whether a kept trace, with these original spans (null: no longer kept), matches. */
+  boolean matchesAttributes(OriginalSpans originals) {
+    return attributes.isEmpty() || originals != null && originals.hasAttributes(attributes);
   }
 
   private static long number(String name, String value, long absent) {

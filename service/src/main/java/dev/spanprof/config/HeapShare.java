@@ -7,10 +7,10 @@ package dev.spanprof.config;
  *
  * <p>At the reference heap the defaults hold at most about 1.1 GB after collection flat out and
  * under overload ({@code bench/overload.sh} at 1.5 GiB with the same bounds), a little over
- * half of it; the other half is young generation, headroom and what does not scale (classes,
+ * half of it, and the recent traces' original spans at most 64 MiB more; the other half is young generation, headroom and what does not scale (classes,
  * caches of a fixed size). In proportion, no heap fills past the memory guard's 80 % with the
  * defaults. At 512 MiB: 125 000 buffered spans, 25 000 queued for analysis, 50 000 for
- * forwarding, a 128 MiB span store, 2 500 distribution series and recent profiles.
+ * forwarding, a 128 MiB span store, 2 500 distribution series and recent profiles, 16 MiB of their original spans.
  */
 final class HeapShare {
 

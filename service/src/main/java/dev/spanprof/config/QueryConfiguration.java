@@ -15,7 +15,11 @@ public final class QueryConfiguration {
   /** At a heap of 2 GiB or more; less in proportion ({@link HeapShare}). */
   public static final int DEFAULT_RECENT_TRACES = 10_000;
 
+  /** At a heap of 2 GiB or more; less in proportion ({@link HeapShare}). */
+  public static final long DEFAULT_RECENT_TRACE_BYTES = 64L << 20;
+
   private int recentTraces = HeapShare.scaled(DEFAULT_RECENT_TRACES);
+  private long recentTraceBytes = HeapShare.scaled(DEFAULT_RECENT_TRACE_BYTES);
   private List<String> peers = List.of();
   private Duration peerTimeout = Duration.ofSeconds(5);
   private String peerTokenFile;
@@ -31,6 +35,22 @@ public final class QueryConfiguration {
       throw new IllegalArgumentException(PREFIX + ".recent-traces must be at least 1, was " + recentTraces);
     }
     this.recentTraces = recentTraces;
+  }
+
+  /**
+   * How many bytes the recent traces' original spans (their attributes, events, links and
+   * resources, for the trace page) may hold; the oldest trace's go first, its profile stays.
+   */
+  public long getRecentTraceBytes() {
+    return recentTraceBytes;
+  }
+
+  public void setRecentTraceBytes(long recentTraceBytes) {
+    if (recentTraceBytes < 0) {
+      throw new IllegalArgumentException(
+          PREFIX + ".recent-trace-bytes must not be negative, was " + recentTraceBytes);
+    }
+    this.recentTraceBytes = recentTraceBytes;
   }
 
   /**

@@ -14,7 +14,12 @@ import dev.spanprof.span.SpanMapping;
 import dev.spanprof.span.SpanRecord;
 import dev.spanprof.span.StateClass;
 import dev.spanprof.span.TraceId;
+import java.net.URLDecoder;
+import java.nio.charset.StandardCharsets;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.Objects;
 import org.junit.jupiter.api.Test;
 
 class RecentProfilesTest {
@@ -118,10 +123,8 @@ class RecentProfilesTest {
         new TraceAnalyzer(SpanMapping.defaults()).analyze(failed, spans), 0);
     analyse(recent, new TraceId(0, 2), "GET /b", 10, Completion.TIMEOUT);
 
-    List<TraceSummary> errors = recent.search(TraceQuery.parse(null, null, null, null, null, null,
-        null, null, null, "true", null, null));
-    List<TraceSummary> clean = recent.search(TraceQuery.parse(null, null, null, null, null, null,
-        null, null, null, "false", null, null));
+    List<TraceSummary> errors = recent.search(parse("error", "true"));
+    List<TraceSummary> clean = recent.search(parse("error", "false"));
 
     assertThat(errors).singleElement().satisfies(row -> {
       assertThat(row.traceId()).isEqualTo(failed.toHex());
@@ -170,13 +173,104 @@ class RecentProfilesTest {
         .containsExactly(new TraceId(0, 2).toHex(), new TraceId(0, 1).toHex());
     assertThat(recent.search(query(null, "20", null, null)))
         .extracting(TraceSummary::rootOperation).containsExactly("GET /b", "GET /a");
-    assertThat(recent.search(TraceQuery.parse(null, null, null, null, null, null, null, null,
-        "evicted", null, null, null))).extracting(TraceSummary::ttcNs).containsExactly(40L);
-    assertThat(recent.search(TraceQuery.parse(null, null, "svc", "child", null, null, null, null,
-        null, null, null, null))).hasSize(3);
-    assertThat(recent.search(TraceQuery.parse(null, null, "svc", "GET /b", null, null, null,
-        null, null, null, null, null))).extracting(TraceSummary::rootOperation)
+    assertThat(recent.search(parse("completion", "evicted"))).extracting(TraceSummary::ttcNs).containsExactly(40L);
+    assertThat(recent.search(parse("containsService", "svc", "containsOperation", "child"))).hasSize(3);
+    assertThat(recent.search(parse("containsService", "svc", "containsOperation", "GET /b"))).extracting(TraceSummary::rootOperation)
         .containsExactly("GET /b");
+  }
+
+  @Test
+  void search_offset_turnsThePagesOfTheSameOrder() {
+    RecentProfiles recent = recentProfiles(10);
+    for (long low = 1; low <= 5; low++) {
+      analyse(recent, new TraceId(0, low), "GET /" + low, 10 * low, Completion.TIMEOUT);
+    }
+
+    assertThat(recent.search(parse("limit", "2", "offset", "2")))
+        .extracting(TraceSummary::rootOperation).containsExactly("GET /3", "GET /2");
+    assertThat(recent.search(parse("order", "slowest", "limit", "2", "offset", "3")))
+        .extracting(TraceSummary::ttcNs).containsExactly(20L, 10L);
+    assertThat(recent.search(parse("offset", "5"))).isEmpty();
+    assertThatThrownBy(() -> parse("offset", "-1"))
+        .hasMessage("offset must not be negative, got -1");
+  }
+
+  @Test
+  void search_startRange_keepsTheTracesThatStartedInIt() {
+    RecentProfiles recent = recentProfiles(10);
+    for (long low = 1; low <= 3; low++) {
+      List<SpanRecord> spans = new TraceBuilder().span("GET /" + low, null, "t1", low * 1000,
+          low * 1000 + 10).spans();
+      TraceId id = new TraceId(0, low);
+      recent.accept(new CompletedTrace(id, spans, Completion.TIMEOUT, false, 0),
+          new TraceAnalyzer(SpanMapping.defaults()).analyze(id, spans), 0);
+    }
+
+    assertThat(recent.search(parse("minStartNs", "2000", "maxStartNs", "3000")))
+        .extracting(TraceSummary::startNanos).containsExactly(3000L, 2000L);
+    assertThat(recent.search(parse("maxStartNs", "1999")))
+        .extracting(TraceSummary::startNanos).containsExactly(1000L);
+  }
+
+  /**
+   * The original spans stay within their budget, the oldest trace's going first; its profile is
+   * still answered, without them.
+   */
+  @Test
+  void originals_overTheirBudget_goOldestFirstAndTheProfileStays() {
+    List<SpanRecord> spans = new TraceBuilder().span("GET /a", null, "t1", 0, 10).spans();
+    long perTrace = OriginalSpans.copyOf(spans).sizeBytes();
+    QueryConfiguration configuration = new QueryConfiguration();
+    configuration.setRecentTraces(10);
+    configuration.setRecentTraceBytes(2 * perTrace);
+    RecentProfiles recent = new RecentProfiles(configuration);
+    for (long low = 1; low <= 3; low++) {
+      TraceId id = new TraceId(0, low);
+      recent.accept(new CompletedTrace(id, spans, Completion.TIMEOUT, false, 0),
+          new TraceAnalyzer(SpanMapping.defaults()).analyze(id, spans), 0);
+    }
+
+    assertThat(recent.originalBytes()).isEqualTo(2 * perTrace);
+    assertThat(recent.find(new TraceId(0, 1))).hasValueSatisfying(found ->
+        assertThat(found.originals()).isNull());
+    assertThat(recent.find(new TraceId(0, 2))).hasValueSatisfying(found ->
+        assertThat(found.originals()).isNotNull());
+    assertThat(recent.find(new TraceId(0, 3))).hasValueSatisfying(found ->
+        assertThat(found.originals()).isNotNull());
+  }
+
+  @Test
+  void originals_ofProfilesOverwrittenInTheRing_leaveTheBudget() {
+    List<SpanRecord> spans = new TraceBuilder().span("GET /a", null, "t1", 0, 10).spans();
+    long perTrace = OriginalSpans.copyOf(spans).sizeBytes();
+    QueryConfiguration configuration = new QueryConfiguration();
+    configuration.setRecentTraces(2);
+    RecentProfiles recent = new RecentProfiles(configuration);
+    for (long low = 1; low <= 5; low++) {
+      TraceId id = new TraceId(0, low);
+      recent.accept(new CompletedTrace(id, spans, Completion.TIMEOUT, false, 0),
+          new TraceAnalyzer(SpanMapping.defaults()).analyze(id, spans), 0);
+    }
+
+    assertThat(recent.originalBytes()).isEqualTo(2 * perTrace);
+  }
+
+  /** What a replica is asked is the query it was given: the peers read it back whole. */
+  @Test
+  void toQueryString_readsBackAsTheSameQuery() {
+    TraceQuery query = parse("service", "shop", "operation", "GET /a&b", "error", "true",
+        "offset", "40", "limit", "20", "minStartNs", "1000", "maxStartNs", "2000",
+        "attr.http.route", "/api/checkout?x=1", "attr.k8s.pod.name", "pod 1", "order", "slowest");
+
+    Map<String, String> asked = new HashMap<>();
+    for (String parameter : query.toQueryString().split("&")) {
+      String[] nameAndValue = parameter.split("=", 2);
+      asked.put(URLDecoder.decode(nameAndValue[0], StandardCharsets.UTF_8),
+          URLDecoder.decode(nameAndValue[1], StandardCharsets.UTF_8));
+    }
+
+    assertThat(TraceQuery.parse(asked)).isEqualTo(query);
+    assertThat(TraceQuery.parse(asked).fromFirst().limit()).isEqualTo(60);
   }
 
   @Test
@@ -210,18 +304,29 @@ class RecentProfilesTest {
         .hasMessage("limit must be at least 1, got 0");
     assertThatThrownBy(() -> query(null, "ten", null, null))
         .hasMessage("minTtcNs must be an integer, got 'ten'");
-    assertThatThrownBy(() -> TraceQuery.parse(null, null, "svc", null, null, null, null, null,
-        null, null, null, null)).hasMessageContaining("containsService and containsOperation");
-    assertThatThrownBy(() -> TraceQuery.parse(null, null, null, null, null, null, null, null,
-        "bogus", null, null, null)).hasMessage("completion must be one of [timeout, max_age, "
+    assertThatThrownBy(() -> parse("containsService", "svc")).hasMessageContaining("containsService and containsOperation");
+    assertThatThrownBy(() -> parse("completion", "bogus")).hasMessage("completion must be one of [timeout, max_age, "
             + "evicted, span_limit, shutdown], got 'bogus'");
-    assertThatThrownBy(() -> TraceQuery.parse(null, null, null, null, null, null, null, null,
-        null, "maybe", null, null)).hasMessage("error must be true or false, got 'maybe'");
+    assertThatThrownBy(() -> parse("error", "maybe")).hasMessage("error must be true or false, got 'maybe'");
   }
 
   private static TraceQuery query(String operation, String minTtcNs, String order, String limit) {
-    return TraceQuery.parse(null, operation, null, null, minTtcNs, null, null, null, null, null,
-        order, limit);
+    Map<String, String> parameters = new HashMap<>();
+    parameters.put("operation", operation);
+    parameters.put("minTtcNs", minTtcNs);
+    parameters.put("order", order);
+    parameters.put("limit", limit);
+    parameters.values().removeIf(Objects::isNull);
+    return TraceQuery.parse(parameters);
+  }
+
+  /** The query of these parameters: name, value, name, value… */
+  private static TraceQuery parse(String... namesAndValues) {
+    Map<String, String> parameters = new HashMap<>();
+    for (int k = 0; k < namesAndValues.length; k += 2) {
+      parameters.put(namesAndValues[k], namesAndValues[k + 1]);
+    }
+    return TraceQuery.parse(parameters);
   }
 
   /** Hands {@code recent} the analysis of a root {@code operation} of {@code ttcNs} and a child. */

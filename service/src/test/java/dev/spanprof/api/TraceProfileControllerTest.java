@@ -179,6 +179,63 @@ class TraceProfileControllerTest {
     assertThat(bogus.body()).contains("completion must be one of");
   }
 
+  /**
+   * What the application sent beside the analysis's inputs comes back with the profile: span
+   * attributes of every type, an exception event, a link, the resource's attributes; and the
+   * list finds the trace by an attribute of a span or of its resource, and by no other value.
+   */
+  @Test
+  void get_keepsTheSpansOwnDataAndTheListFindsTracesByAttribute() throws Exception {
+    String traceId = "a77a77a77a77a77a77a77a77a77a77a7";
+    String json = ("{'resourceSpans':[{'resource':{'attributes':["
+        + "{'key':'service.name','value':{'stringValue':'checkout'}},"
+        + "{'key':'k8s.pod.name','value':{'stringValue':'checkout-7f9c'}}]},"
+        + "'scopeSpans':[{'spans':["
+        + "{'traceId':'T','spanId':'0000000000000001','name':'POST /cart','kind':2,"
+        + "'startTimeUnixNano':'1000','endTimeUnixNano':'9000','attributes':["
+        + "{'key':'http.route','value':{'stringValue':'/api/checkout'}},"
+        + "{'key':'http.response.status_code','value':{'intValue':'500'}},"
+        + "{'key':'retry','value':{'boolValue':true}},"
+        + "{'key':'tags','value':{'arrayValue':{'values':[{'stringValue':'a'},{'doubleValue':1.5}]}}}],"
+        + "'events':[{'name':'exception','timeUnixNano':'5000','attributes':["
+        + "{'key':'exception.stacktrace','value':{'stringValue':'java.lang.IllegalStateException\\n\\tat Cart.pay'}}]}],"
+        + "'links':[{'traceId':'0102030405060708090a0b0c0d0e0f10','spanId':'1112131415161718'}]}"
+        + "]}]}]}").replace('\'', '"').replace("T", traceId);
+    assertThat(post(json.getBytes(StandardCharsets.UTF_8)).statusCode()).isEqualTo(200);
+    time.advance(Duration.ofSeconds(5));
+    assembler.sweep();
+    analysed.await(TraceId.fromHex(traceId), Duration.ofSeconds(30));
+
+    JsonObject profile = JsonParser.parseString(get("/api/v1/traces/" + traceId).body())
+        .getAsJsonObject();
+    String byRoute = get("/api/v1/traces?limit=500&attr.http.route=/api/checkout").body();
+    String byPod = get("/api/v1/traces?limit=500&attr.k8s.pod.name=checkout-7f9c"
+        + "&attr.http.response.status_code=500").body();
+    String byOtherRoute = get("/api/v1/traces?limit=500&attr.http.route=/api/cart").body();
+
+    assertThat(profile.get("attributesKept").getAsBoolean()).isTrue();
+    JsonObject span = profile.getAsJsonArray("spans").get(0).getAsJsonObject();
+    JsonObject attributes = span.getAsJsonObject("attributes");
+    assertThat(attributes.get("http.route").getAsString()).isEqualTo("/api/checkout");
+    assertThat(attributes.get("http.response.status_code").getAsLong()).isEqualTo(500);
+    assertThat(attributes.get("retry").getAsBoolean()).isTrue();
+    assertThat(attributes.get("tags").toString()).isEqualTo("[\"a\",1.5]");
+    JsonObject event = span.getAsJsonArray("events").get(0).getAsJsonObject();
+    assertThat(event.get("name").getAsString()).isEqualTo("exception");
+    assertThat(event.get("timeNanos").getAsLong()).isEqualTo(5000);
+    assertThat(event.getAsJsonObject("attributes").get("exception.stacktrace").getAsString())
+        .isEqualTo("java.lang.IllegalStateException\n\tat Cart.pay");
+    JsonObject link = span.getAsJsonArray("links").get(0).getAsJsonObject();
+    assertThat(link.get("traceId").getAsString()).isEqualTo("0102030405060708090a0b0c0d0e0f10");
+    assertThat(link.get("spanId").getAsString()).isEqualTo("1112131415161718");
+    JsonObject resource = profile.getAsJsonArray("otelResources")
+        .get(span.get("otelResource").getAsInt()).getAsJsonObject();
+    assertThat(resource.get("k8s.pod.name").getAsString()).isEqualTo("checkout-7f9c");
+    assertThat(byRoute).contains(traceId);
+    assertThat(byPod).contains(traceId);
+    assertThat(byOtherRoute).doesNotContain(traceId);
+  }
+
   @Test
   void get_unknownTrace_404WithJsonError() throws Exception {
     HttpResponse<String> response = get("/api/v1/traces/00000000000000000000000000000bad");

@@ -40,8 +40,11 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.stream.Collectors;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -216,6 +219,67 @@ class UiBrowserTest {
     assertThat(waitFor(By.id("span-attributes")).getText())
         .contains("status ERROR: 503 Service Unavailable");
     Chromium.screenshot(browser, "trace-errors");
+  }
+
+  /** The span's own data in the detail panel: its attributes, its exception, its resource. */
+  @Test
+  void trace_detailShowsTheSpansOwnAttributesEventsAndResource() throws Exception {
+    openTrace(FAILED.toHex());
+    String bank = browser.findElement(By.cssSelector("#waterfall [data-error]"))
+        .getAttribute("data-error");
+
+    browser.findElement(By.cssSelector("#waterfall .span-row[data-span='" + bank + "'] text"))
+        .click();
+
+    assertThat(waitFor(By.id("span-own-attributes")).getText())
+        .contains("http.route /bank/pay").contains("thread.id t2");
+    assertThat(browser.findElement(By.id("span-events")).getText())
+        .contains("+5.50 ms exception");
+    assertThat(browser.findElement(By.cssSelector("#span-events pre"))
+        .getAttribute("textContent"))
+        .as("the stack trace as it was, line by line")
+        .isEqualTo("java.io.IOException: 503\n\tat Bank.pay(Bank.java:42)");
+    assertThat(browser.findElement(By.id("span-resource")).getText())
+        .contains("service.name shop");
+    Chromium.screenshot(browser, "trace-detail");
+  }
+
+  /**
+   * An attribute typed into the list's form finds exactly the traces one of whose spans carries
+   * it: the checkouts' database spans and the fanout case's; pages of a chosen size turn through them in the API's
+   * order.
+   */
+  @Test
+  void traces_byAttribute_listExactlyTheTracesThatCarryItAPageAtATime() throws Exception {
+    open("traces");
+    WebElement form = waitFor(By.id("filters"));
+    form.findElement(By.name("attr")).sendKeys("db.system=postgresql");
+    form.findElement(By.cssSelector("button[type=submit]")).click();
+    new WebDriverWait(browser, Duration.ofSeconds(30))
+        .until(ExpectedConditions.urlContains("attr=db.system"));
+    waitFor(By.id("traces-table"));
+    Set<String> listed = new HashSet<>(listedTraces());
+    open("traces?attr=db.system%3Dpostgresql&rows=40&page=2");
+    waitFor(By.id("traces-table"));
+    List<String> secondPage = listedTraces();
+    List<String> apiSecondPage = new ArrayList<>();
+    apiArray("/api/v1/traces?attr.db.system=postgresql&limit=40&offset=40")
+        .forEach(row -> apiSecondPage.add(row.getAsJsonObject().get("traceId").getAsString()));
+
+    Set<String> carriers = CheckoutLoad.traceIds(CHECKOUTS).stream().map(TraceId::toHex)
+        .collect(Collectors.toCollection(HashSet::new));
+    carriers.add(expected("fanout-self-time").get("traceId").getAsString());
+    assertThat(listed).isEqualTo(carriers);
+    assertThat(secondPage).hasSize(40).isEqualTo(apiSecondPage);
+    assertThat(browser.findElement(By.id("pager")).getText()).contains("rows 41–80");
+    assertThat(browser.findElement(By.id("next-page")).getAttribute("href")).contains("page=3");
+    assertThat(browser.findElement(By.id("previous-page")).getAttribute("href"))
+        .doesNotContain("page=");
+  }
+
+  private List<String> listedTraces() {
+    return browser.findElements(By.cssSelector("#traces-table tbody tr")).stream()
+        .map(row -> row.findElement(By.cssSelector("a[href^='traces/']")).getText()).toList();
   }
 
   @Test
@@ -590,7 +654,11 @@ class UiBrowserTest {
         child(FAILED, 2, 1, "bank", 2_000_000, 8_000_000).setStatus(
             io.opentelemetry.proto.trace.v1.Status.newBuilder().setCode(
                 io.opentelemetry.proto.trace.v1.Status.StatusCode.STATUS_CODE_ERROR)
-                .setMessage("503 Service Unavailable")),
+                .setMessage("503 Service Unavailable"))
+            .addAttributes(attribute("http.route", "/bank/pay"))
+            .addEvents(Span.Event.newBuilder().setName("exception").setTimeUnixNano(7_500_000)
+                .addAttributes(attribute("exception.stacktrace",
+                    "java.io.IOException: 503\n\tat Bank.pay(Bank.java:42)"))),
         child(FAILED, 3, 0xFF, "audit", 3_000_000, 4_000_000));
   }
 
