@@ -76,7 +76,7 @@ export function since(origin, epochNanos) {
  * undefined and false, as `condition && child` gives, are left out).
  */
 export function el(tag, attributes = {}, ...children) {
-  const svg = ['svg', 'g', 'rect', 'text', 'tspan', 'title'].includes(tag);
+  const svg = ['svg', 'g', 'rect', 'text', 'tspan', 'title', 'path', 'line'].includes(tag);
   const node = svg ? document.createElementNS('http://www.w3.org/2000/svg', tag)
       : document.createElement(tag);
   for (const [key, value] of Object.entries(attributes)) {
@@ -105,8 +105,27 @@ export function header(active) {
   }}, traceId);
   document.body.prepend(el('header', {},
       el('a', {class: 'brand', href: './'}, 'spanprof'),
-      el('nav', {}, link('./', 'Overview'), link('traces', 'Traces'), link('pools', 'Pools')),
+      el('nav', {}, link('./', 'Overview'), link('traces', 'Traces'), link('graph', 'Graph'),
+          link('pools', 'Pools')),
       find));
+}
+
+/**
+ * The options of a root operation picker: every trace, then each root with traces in the tail
+ * window (`GET tail`), by its value "service\toperation"; `chosen` among them even when gone.
+ */
+export function rootOptions(roots, chosen) {
+  const options = [el('option', {value: ''}, 'all')];
+  for (const r of roots) {
+    const value = r.service + '\t' + r.operation;
+    options.push(el('option', {value, selected: value === chosen},
+        `${r.service}: ${r.operation} (${number(r.traces, 0)} traces)`));
+  }
+  if (chosen && !roots.some(r => r.service + '\t' + r.operation === chosen)) {
+    const [service, operation] = chosen.split('\t');
+    options.push(el('option', {value: chosen, selected: true}, `${service}: ${operation}`));
+  }
+  return options;
 }
 
 /** Shows what went wrong in place of a page's content. */

@@ -1,6 +1,6 @@
 // Overview: spanprof's own state, the call ranking and the slowest recent traces.
-import {api, duration, el, fail, figure, header, number, operationLink, percent, since, table,
-  traceLink} from './common.js';
+import {api, duration, el, fail, figure, header, number, operationLink, percent, rootOptions,
+  since, table, traceLink} from './common.js';
 
 const SORTS = {involvement: 'involvement', critical_path: 'critical-path share',
   self_time: 'total self time'};
@@ -63,17 +63,7 @@ async function showRoots() {
   const key = JSON.stringify(roots.map(r => [r.service, r.operation, r.traces])) + root;
   if (key === shownRoots) return; // the same choices: leave an open picker alone
   shownRoots = key;
-  const options = [el('option', {value: ''}, 'all')];
-  for (const r of roots) {
-    const value = r.service + '\t' + r.operation;
-    options.push(el('option', {value, selected: value === root},
-        `${r.service}: ${r.operation} (${number(r.traces, 0)} traces)`));
-  }
-  if (root && !roots.some(r => r.service + '\t' + r.operation === root)) {
-    const [service, operation] = root.split('\t');
-    options.push(el('option', {value: root, selected: true}, `${service}: ${operation}`));
-  }
-  rootPicker.replaceChildren(...options);
+  rootPicker.replaceChildren(...rootOptions(roots, root));
 }
 
 async function showRanking(now) {

@@ -1,7 +1,9 @@
 package dev.spanprof.api;
 
 import dev.spanprof.analysis.ranking.RankingSnapshot;
+import dev.spanprof.api.RankingView.Call;
 import dev.spanprof.api.RankingView.Edges;
+import dev.spanprof.api.RankingView.Graph;
 import dev.spanprof.api.RankingView.Neighbour;
 import dev.spanprof.api.RankingView.RankingRow;
 import dev.spanprof.api.TraceProfileController.ApiError;
@@ -20,7 +22,8 @@ import io.micronaut.http.annotation.QueryValue;
  * {@code GET /api/v1/ranking?top=N&sort=involvement|critical_path|self_time} (over all traces, or
  * with {@code service=S&operation=O} over that root operation's traces, computed when asked) and
  * {@code GET /api/v1/ranking/edges?service=S&operation=O}, from the latest ranking (recomputed
- * every {@code spanprof.ranking.refresh}).
+ * every {@code spanprof.ranking.refresh}); and {@code GET /api/v1/ranking/graph}, optionally
+ * with a root operation, the call graph: every row of the ranking and every edge between them.
  */
 @Controller("/api/v1/ranking")
 // Waits for the peers: off the event loop, which serves this replica's own share of the query.
@@ -71,6 +74,24 @@ final class RankingController {
     return answer.named(HttpResponse.ok(new Edges(service, operation,
         snapshot.callers(target).stream().map(edge -> Neighbour.of(edge.caller(), edge)).toList(),
         snapshot.callees(target).stream().map(edge -> Neighbour.of(edge.callee(), edge)).toList(),
+        answer.missingPeers())));
+  }
+
+  /** The UI's call graph (/graph): the ranking's operations as nodes, its edges as calls. */
+  @Get(uri = "/graph", produces = MediaType.APPLICATION_JSON)
+  HttpResponse<?> graph(@QueryValue @Nullable String service,
+      @QueryValue @Nullable String operation, @QueryValue @Nullable String scope) {
+    if ((service == null) != (operation == null)) {
+      return badRequest("service and operation name a root operation together, e.g. "
+          + "?service=checkout&operation=GET%20/cart; give both or neither");
+    }
+    Operation root = service == null ? null : new Operation(service, operation);
+    Fleet.Answer<RankingSnapshot> answer = answers.ranking(root, Answers.local(scope));
+    RankingSnapshot snapshot = answer.value();
+    return answer.named(HttpResponse.ok(new Graph(
+        snapshot.top(snapshot.rows().size(), RankingSnapshot.Sort.INVOLVEMENT).stream()
+            .map(RankingRow::of).toList(),
+        snapshot.edges().stream().map(Call::of).toList(),
         answer.missingPeers())));
   }
 

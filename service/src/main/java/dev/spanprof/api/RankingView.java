@@ -74,4 +74,23 @@ final class RankingView {
   @JsonInclude(JsonInclude.Include.ALWAYS)
   record Edges(String service, String operation, List<Neighbour> callers, List<Neighbour> callees,
       List<String> missingPeers) {}
+
+  /** Calls from one operation to another: how many, and how long the callee took. */
+  @Serdeable
+  @JsonInclude(JsonInclude.Include.ALWAYS)
+  record Call(
+      String callerService, String callerName, String calleeService, String calleeName,
+      long count, double calleeDurationMeanNs, long calleeDurationMaxNs) {
+
+    static Call of(EdgeRow edge) {
+      return new Call(edge.caller().service(), edge.caller().name(), edge.callee().service(),
+          edge.callee().name(), edge.count(), edge.calleeDurationMeanNs(),
+          edge.calleeDurationMaxNs());
+    }
+  }
+
+  /** The call graph: the ranking's rows, best first by involvement, and its calls. */
+  @Serdeable
+  @JsonInclude(JsonInclude.Include.ALWAYS)
+  record Graph(List<RankingRow> nodes, List<Call> calls, List<String> missingPeers) {}
 }

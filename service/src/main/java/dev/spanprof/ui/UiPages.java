@@ -44,7 +44,8 @@ final class UiPages {
         "traces", page("traces", "Traces", "./", traceLink),
         "trace", page("trace", "Trace", "../", traceLink),
         "operation", page("operation", "Operation", "./", traceLink),
-        "pools", page("pools", "Pools", "./", traceLink));
+        "pools", page("pools", "Pools", "./", traceLink),
+        "graph", page("graph", "Call graph", "./", traceLink));
   }
 
   @Get(produces = MediaType.TEXT_HTML)
@@ -72,6 +73,11 @@ final class UiPages {
     return page("pools");
   }
 
+  @Get(uri = "/graph", produces = MediaType.TEXT_HTML)
+  HttpResponse<byte[]> graph() {
+    return page("graph");
+  }
+
   @Get(uri = "/lib/uplot/{file}")
   HttpResponse<?> library(@PathVariable String file) {
     MediaType type = LIBRARY_FILES.get(file);
@@ -89,10 +95,11 @@ final class UiPages {
   }
 
   /**
+   * The shell for {@code module}; the trace link's template goes in an attribute, escaped.
+   *
    * @param module the page's script, {@code ui/{module}.js}
    * @param base the UI's root relative to the page's path: {@code ../} below {@code /traces/}
    */
-  /** The shell for {@code module}; the trace link's template goes in an attribute, escaped. */
   private static byte[] page(String module, String title, String base, String traceLink) {
     String link = traceLink.replace("&", "&amp;").replace("\"", "&quot;").replace("<", "&lt;");
     return SHELL.replace("{module}", module).replace("{title}", title).replace("{base}", base)

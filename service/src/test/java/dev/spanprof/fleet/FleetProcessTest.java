@@ -173,6 +173,11 @@ class FleetProcessTest {
       String query = "/api/v1/ranking?top=1000&service=frontend&operation=" + encode(root);
       assertSameRanking(get(replicas.get(1), query), get(reference, query));
     }
+    // The call graph's calls: the same edges, counted and timed the same.
+    String graph = "/api/v1/ranking/graph?service=frontend&operation=" + encode(ROOTS[1]);
+    JsonElement calls = parse(get(replicas.get(2), graph)).getAsJsonObject().get("calls");
+    assertThat(calls).isEqualTo(parse(get(reference, graph)).getAsJsonObject().get("calls"));
+    assertThat(calls.getAsJsonArray()).isNotEmpty();
     // Each replica alone holds about a third.
     assertThat(rankingCount(get(replicas.get(2), "/api/v1/ranking?top=1000&scope=local")))
         .isLessThan(rankingCount(get(reference, "/api/v1/ranking?top=1000")) / 2);
@@ -257,6 +262,13 @@ class FleetProcessTest {
         "/api/v1/traces?order=slowest&limit=50&error=true"))))
         .isEqualTo(withoutArrival(parse(get(reference,
             "/api/v1/traces?order=slowest&limit=50&error=true"))));
+    // A root, an attribute of a span on one replica or another, a second page.
+    String narrowed = "/api/v1/traces?order=slowest&limit=20&offset=20&service=frontend"
+        + "&operation=" + URLEncoder.encode(ROOTS[0], StandardCharsets.UTF_8)
+        + "&attr.thread.id=worker-2";
+    assertThat(withoutArrival(parse(get(replicas.get(1), narrowed))))
+        .isEqualTo(withoutArrival(parse(get(reference, narrowed))));
+    assertThat(traceIds(get(reference, narrowed))).hasSize(20);
     String onTheThird = sentTo.get(2).iterator().next();
     JsonObject fleet = parse(get(replicas.get(0), "/api/v1/traces/" + onTheThird))
         .getAsJsonObject();

@@ -28,6 +28,7 @@ import io.opentelemetry.proto.trace.v1.Span;
 import jakarta.inject.Inject;
 import java.io.IOException;
 import java.net.URI;
+import java.net.URLEncoder;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
@@ -426,6 +427,55 @@ class UiBrowserTest {
     assertThat(browser.findElement(By.id("operation-traces")).getText())
         .contains(expected("seed-profiling-dop").get("traceId").getAsString());
     Chromium.screenshot(browser, "operation");
+  }
+
+  /**
+   * The call graph over all traces has a node per row of the ranking and an edge per call
+   * between two operations, as many as the ranking's edges list; over one root's traces, the
+   * nodes of that root's ranking. A node opens its operation.
+   */
+  @Test
+  void graph_hasTheRankingsNodesAndEdges_perRootToo_andANodeOpensItsOperation()
+      throws Exception {
+    open("graph");
+    WebElement graph = waitFor(By.id("call-graph"));
+    JsonArray ranking = apiArray("/api/v1/ranking?top=100000");
+    int edges = 0;
+    for (JsonElement row : ranking) {
+      JsonObject operation = row.getAsJsonObject();
+      edges += api("/api/v1/ranking/edges?" + query("service",
+          operation.get("service").getAsString(), "operation",
+          operation.get("name").getAsString())).getAsJsonArray("callees").size();
+    }
+    List<WebElement> nodes = browser.findElements(By.cssSelector("#call-graph g.node"));
+    List<WebElement> calls = browser.findElements(By.cssSelector("#call-graph g.call"));
+
+    assertThat(nodes).hasSize(ranking.size());
+    assertThat(graph.getAttribute("data-nodes")).isEqualTo(String.valueOf(ranking.size()));
+    assertThat(calls).hasSize(edges).isNotEmpty();
+    WebElement reserve = browser.findElement(By.cssSelector(
+        "#call-graph g.call[data-callee='inventory: reserve']"));
+    assertThat(reserve.getAttribute("data-caller")).isEqualTo("gateway: call inventory");
+    Chromium.screenshot(browser, "graph");
+
+    open("graph?service=shop&operation=GET+%2Fcheckout");
+    waitFor(By.id("call-graph"));
+    assertThat(browser.findElements(By.cssSelector("#call-graph g.node")))
+        .hasSize(apiArray("/api/v1/ranking?top=100000&service=shop"
+            + "&operation=GET%20%2Fcheckout").size());
+    browser.findElement(By.cssSelector("#call-graph g.node[data-operation='db.query'] rect"))
+        .click();
+    new WebDriverWait(browser, Duration.ofSeconds(30))
+        .until(ExpectedConditions.urlContains("operations?service=shop&operation=db.query"));
+  }
+
+  private static String query(String... namesAndValues) {
+    StringBuilder query = new StringBuilder();
+    for (int k = 0; k < namesAndValues.length; k += 2) {
+      query.append(k == 0 ? "" : "&").append(namesAndValues[k]).append('=')
+          .append(URLEncoder.encode(namesAndValues[k + 1], StandardCharsets.UTF_8));
+    }
+    return query.toString();
   }
 
   /**
