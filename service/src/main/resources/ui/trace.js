@@ -43,10 +43,12 @@ function withOffsets(profile) {
 function show(profile) {
   const summary = profile.summary;
   const spans = new Map(profile.spans.map(span => [span.spanId, span]));
-  const timeline = timeScale(profile);
+  const timeline = timeScale(profile, LABEL_WIDTH);
   const detail = el('div', {class: 'detail', id: 'span-detail'},
       el('span', {class: 'muted'}, 'Click a span for its attributes, events and resource, and what spanprof adds to it.'));
   const states = [...new Set(profile.lanes.map(lane => lane.state))].sort();
+  const spanTree = waterfall(profile, spans, detail);
+  const findBox = () => document.getElementById('find-span');
   page.replaceChildren(
       el('h1', {}, summary ? `${summary.rootService}: ${summary.rootOperation}` : 'Trace',
           el('div', {class: 'muted'}, profile.traceId, ' ', backendLink(profile.traceId))),
@@ -72,14 +74,20 @@ function show(profile) {
       el('h2', {}, 'Resource lanes'),
       el('p', {class: 'muted'}, 'Each resource\'s chosen span over time, coloured by its state.'),
       legend(states),
-      el('div', {class: 'picture lanes'}, lanes(profile, spans, timeline)),
+      el('div', {class: 'picture lanes'}, lanes(profile, spans, timeline, spanTree.select)),
       el('h2', {}, 'Spans'),
       el('p', {class: 'muted'}, el('span', {style: 'color:var(--path)'}, '■'),
           ' critical path, ', el('span', {class: 'error-mark'}, '!'), ' status ERROR, ',
           el('span', {class: 'orphan-mark'}, '⌁'), ' parent never arrived. ',
-          'Click ▸/▾ to fold a subtree, a row for its details.'),
-      waterfall(profile, spans, timeline, detail),
+          'Click ▸/▾ to fold a subtree, a row (or a lane segment above) for its details; drag '
+          + 'the name column\'s edge to widen it.'),
+      spanTree.element,
       detail,
+      byOperation(profile, name => {
+        findBox().value = name;
+        findBox().dispatchEvent(new Event('input'));
+        document.getElementById('waterfall').scrollIntoView({block: 'center'});
+      }),
       el('div', {id: 'against-root'}),
       el('div', {class: 'columns'},
           el('div', {}, el('h2', {}, 'States'), table([
@@ -104,10 +112,10 @@ function show(profile) {
  * Nanoseconds since the trace's start to pixels across, over the trace's TTC; what lies outside
  * it (an allocation span may) is drawn at its edge.
  */
-function timeScale(profile) {
-  const width = Math.max(400, page.clientWidth - LABEL_WIDTH - RIGHT_WIDTH - 40);
+function timeScale(profile, labelWidth) {
+  const width = Math.max(400, page.clientWidth - labelWidth - RIGHT_WIDTH - 40);
   const length = Math.max(1, profile.ttcNs);
-  const x = offset => LABEL_WIDTH + Math.min(Math.max(offset / length, 0), 1) * width;
+  const x = offset => labelWidth + Math.min(Math.max(offset / length, 0), 1) * width;
   return {width, x, w: (from, to) => Math.max(0.5, x(to) - x(from))};
 }
 
@@ -118,8 +126,11 @@ function axis(timeline, profile, y) {
   }, duration(share * profile.ttcNs))));
 }
 
-/** One row per resource; each lane segment a rectangle in its state's colour. */
-function lanes(profile, spans, timeline) {
+/**
+ * One row per resource; each lane segment a rectangle in its state's colour, which selects its
+ * span in the waterfall.
+ */
+function lanes(profile, spans, timeline, select) {
   const resources = profile.resources.map(r => r.resource);
   const rowOf = new Map(resources.map((resource, row) => [resource, row]));
   const height = resources.length * ROW_HEIGHT + 24;
@@ -134,6 +145,7 @@ function lanes(profile, spans, timeline) {
           width: timeline.w(lane.from, lane.to), height: ROW_HEIGHT - 6,
           fill: stateColour(lane.state), 'data-resource': lane.resource, 'data-state': lane.state,
           'data-span': lane.spanId, 'data-start': lane.startNanos, 'data-end': lane.endNanos,
+          onclick: () => select(lane.spanId),
         }, el('title', {}, `${span ? span.name + ' (' + span.service + ')' : lane.spanId}\n`
             + `${lane.state} for ${duration(lane.to - lane.from)}`
             + (span && span.status === 'ERROR' ? '\nstatus ERROR' : '')));
@@ -148,15 +160,21 @@ function lanes(profile, spans, timeline) {
 
 /**
  * The span tree as rows, children by start under their parent. Only the rows in view are drawn
- * (a trace may have tens of thousands), again on every scroll.
+ * (a trace may have tens of thousands), again on every scroll. Subtrees fold one by one, all at
+ * once or below a depth; a search marks the spans whose name, service or attributes hold the
+ * text and unfolds what hides them; the name column is as wide as its handle is dragged. The
+ * selected span's details follow it: a span folded away hands the selection to the row that now
+ * stands for it. Returns the picture and `select(spanId)`, for the lanes.
  */
-function waterfall(profile, spans, timeline, detail) {
+function waterfall(profile, spans, detail) {
   const children = new Map();
+  const parentOf = new Map();
   const roots = [];
   for (const span of profile.spans) {
     if (span.parentSpanId && spans.has(span.parentSpanId)) {
       if (!children.has(span.parentSpanId)) children.set(span.parentSpanId, []);
       children.get(span.parentSpanId).push(span);
+      parentOf.set(span.spanId, span.parentSpanId);
     } else {
       roots.push(span);
     }
@@ -164,6 +182,14 @@ function waterfall(profile, spans, timeline, detail) {
   const byStart = (a, b) => a.from - b.from || b.to - a.to;
   roots.sort(byStart);
   children.forEach(list => list.sort(byStart));
+  const depthOf = new Map();
+  const stack = roots.map(span => [span, 0]);
+  while (stack.length > 0) {
+    const [span, depth] = stack.pop();
+    depthOf.set(span.spanId, depth);
+    for (const child of children.get(span.spanId) || []) stack.push([child, depth + 1]);
+  }
+  const maxDepth = Math.max(0, ...depthOf.values());
   const path = new Map();
   for (const segment of profile.criticalPathSegments) {
     if (!path.has(segment.spanId)) path.set(segment.spanId, []);
@@ -171,25 +197,129 @@ function waterfall(profile, spans, timeline, detail) {
   }
   const folded = new Set();
   let selected = null;
+  let matches = [];
+  let matched = new Set();
+  let current = -1;
   let rows = [];
+  let rowOf = new Map();
+  let labelWidth = LABEL_WIDTH;
+  let timeline = timeScale(profile, labelWidth);
 
   const container = el('div', {class: 'picture waterfall', id: 'waterfall'});
-  const svg = el('svg', {width: LABEL_WIDTH + timeline.width + RIGHT_WIDTH});
+  const svg = el('svg', {});
   const drawn = el('g', {});
   svg.append(drawn);
   container.append(svg);
 
+  const findBox = el('input', {type: 'search', id: 'find-span', size: 28,
+    placeholder: 'find: name, service or attribute', 'aria-label': 'find in trace'});
+  const found = el('span', {class: 'muted', id: 'find-count'});
+  const depthPicker = el('select', {id: 'expand-depth', 'aria-label': 'expand to depth',
+    onchange: () => expandTo(Number(depthPicker.value))},
+      el('option', {value: '', disabled: true, selected: true}, 'expand to depth…'),
+      Array.from({length: Math.min(maxDepth, 12)}, (unused, d) =>
+          el('option', {value: d + 1}, `depth ${d + 1}`)));
+  const controls = el('form', {class: 'waterfall-controls', onsubmit: event => {
+    event.preventDefault();
+    step(event.submitter && event.submitter.id === 'find-previous' ? -1 : 1);
+  }},
+      el('button', {type: 'button', id: 'collapse-all', onclick: () => expandTo(0)},
+          'Collapse all'),
+      el('button', {type: 'button', id: 'expand-all', onclick: () => expandTo(Infinity)},
+          'Expand all'),
+      depthPicker, findBox,
+      el('button', {type: 'submit', id: 'find-previous', title: 'previous match'}, '↑'),
+      el('button', {type: 'submit', id: 'find-next', title: 'next match'}, '↓'),
+      found);
+  findBox.addEventListener('input', () => find(findBox.value));
+
+  /** Folds every subtree whose root is `depth` deep or deeper: 0 collapses all. */
+  function expandTo(depth) {
+    folded.clear();
+    for (const [spanId, below] of children) {
+      if (below.length > 0 && depthOf.get(spanId) >= depth) folded.add(spanId);
+    }
+    layout();
+  }
+
+  /** Whether `text` is in the span's name, service or one of its attributes (keys or values). */
+  function holds(span, text) {
+    if (span.name.toLowerCase().includes(text) || span.service.toLowerCase().includes(text)) {
+      return true;
+    }
+    return Object.entries(span.attributes || {}).some(([key, value]) =>
+        (key + '=' + (typeof value === 'string' ? value : JSON.stringify(value,
+            (k, v) => typeof v === 'bigint' ? v.toString() : v))).toLowerCase().includes(text));
+  }
+
+  function find(text) {
+    const wanted = text.trim().toLowerCase();
+    matches = wanted ? profile.spans.filter(span => holds(span, wanted)) : [];
+    matched = new Set(matches.map(span => span.spanId));
+    current = -1;
+    for (const span of matches) unfoldAbove(span.spanId);
+    layout();
+    matches.sort((a, b) => rowOf.get(a.spanId) - rowOf.get(b.spanId));
+    container.dataset.matches = String(matches.length);
+    found.textContent = wanted ? `${matches.length} span${matches.length === 1 ? '' : 's'}` : '';
+    if (matches.length > 0) step(1);
+  }
+
+  function step(direction) {
+    if (matches.length === 0) return;
+    current = (current + direction + matches.length) % matches.length;
+    found.textContent = `${current + 1} of ${matches.length}`;
+    select(matches[current].spanId);
+  }
+
+  function unfoldAbove(spanId) {
+    for (let up = parentOf.get(spanId); up; up = parentOf.get(up)) folded.delete(up);
+  }
+
+  /** Selects a span: shows its row, unfolding what hides it, and its details. */
+  function select(spanId) {
+    const span = spans.get(spanId);
+    if (!span) return;
+    unfoldAbove(spanId);
+    selected = spanId;
+    layout();
+    const top = rowOf.get(spanId) * ROW_HEIGHT;
+    if (top < container.scrollTop || top + ROW_HEIGHT > container.scrollTop + container.clientHeight) {
+      container.scrollTop = Math.max(0, top - container.clientHeight / 2);
+    }
+    draw();
+    showDetail(profile, span, detail);
+  }
+
+  /** The nearest span above `spanId` whose row is shown: itself when nothing folds it away. */
+  function shownFor(spanId) {
+    let shown = spanId;
+    for (let up = parentOf.get(spanId); up; up = parentOf.get(up)) {
+      if (folded.has(up)) shown = up;
+    }
+    return shown;
+  }
+
   function layout() {
     rows = [];
-    const stack = roots.slice().reverse().map(span => ({span, depth: 0}));
-    while (stack.length > 0) {
-      const row = stack.pop();
+    rowOf = new Map();
+    const pending = roots.slice().reverse().map(span => ({span, depth: 0}));
+    while (pending.length > 0) {
+      const row = pending.pop();
+      rowOf.set(row.span.spanId, rows.length);
       rows.push(row);
       const below = children.get(row.span.spanId);
       if (below && !folded.has(row.span.spanId)) {
-        for (let k = below.length - 1; k >= 0; k--) stack.push({span: below[k], depth: row.depth + 1});
+        for (let k = below.length - 1; k >= 0; k--) {
+          pending.push({span: below[k], depth: row.depth + 1});
+        }
       }
     }
+    if (selected && !rowOf.has(selected)) {
+      selected = shownFor(selected);
+      showDetail(profile, spans.get(selected), detail);
+    }
+    svg.setAttribute('width', labelWidth + timeline.width + RIGHT_WIDTH);
     svg.setAttribute('height', rows.length * ROW_HEIGHT + 4);
     svg.dataset.rows = String(rows.length);
     draw();
@@ -201,7 +331,7 @@ function waterfall(profile, spans, timeline, detail) {
         Math.ceil((container.scrollTop + (container.clientHeight || 480)) / ROW_HEIGHT) + OVERSCAN);
     const visible = [];
     for (let r = first; r < last; r++) visible.push(row(rows[r], r));
-    drawn.replaceChildren(...visible);
+    drawn.replaceChildren(...visible, handle());
   }
 
   function row({span, depth}, r) {
@@ -209,9 +339,12 @@ function waterfall(profile, spans, timeline, detail) {
     const hasChildren = children.has(span.spanId);
     const indent = 4 + Math.min(depth, 20) * 10;
     const group = el('g', {
-      class: 'span-row' + (selected === span.spanId ? ' selected' : ''), 'data-span': span.spanId,
+      class: 'span-row' + (selected === span.spanId ? ' selected' : '')
+          + (matched.has(span.spanId) ? ' match' : ''),
+      'data-span': span.spanId, 'data-depth': depth,
       onclick: () => { selected = span.spanId; showDetail(profile, span, detail); draw(); },
-    });
+    }, el('rect', {class: 'row-bg', x: 0, y, width: labelWidth + timeline.width + RIGHT_WIDTH,
+      height: ROW_HEIGHT}));
     if (hasChildren) {
       group.append(el('text', {
         class: 'toggle', x: indent, y: y + 14, 'data-toggle': span.spanId,
@@ -224,15 +357,18 @@ function waterfall(profile, spans, timeline, detail) {
     }
     const error = span.status === 'ERROR';
     if (error) group.classList.add('error');
+    // About 6.5 px a character: the name takes what the column leaves beside the service.
+    const room = Math.max(4, Math.floor((labelWidth - indent - 16) / 6.5));
+    const service = clip(span.service, Math.min(16, Math.max(4, Math.floor(room / 3))));
     group.append(
-        el('text', {x: indent + 12, y: y + 14},
+        el('text', {x: indent + 12, y: y + 14, class: 'span-label'},
             el('title', {}, `${span.name} (${span.service}, ${span.kind})`
                 + (error ? `\nERROR ${span.statusMessage}` : '')
                 + (span.orphan ? '\nits parent never arrived' : '')),
             error && el('tspan', {class: 'error-mark', 'data-error': span.spanId}, '! '),
             span.orphan && el('tspan', {class: 'orphan-mark', 'data-orphan': span.spanId}, '⌁ '),
-            clip(span.name, 30 - Math.min(depth, 20) / 2),
-            el('tspan', {class: 'service'}, ' ' + clip(span.service, 16))),
+            clip(span.name, Math.max(3, room - service.length - 1)),
+            el('tspan', {class: 'service'}, ' ' + service)),
         el('rect', {class: 'span-bar', x: timeline.x(span.from), y: y + 4,
           width: timeline.w(span.from, span.to), height: ROW_HEIGHT - 8},
           el('title', {}, `${span.name} (${span.service})\n${duration(span.to - span.from)},`
@@ -242,17 +378,82 @@ function waterfall(profile, spans, timeline, detail) {
           width: timeline.w(segment.from, segment.to), height: ROW_HEIGHT - 8,
           'data-span': span.spanId, 'data-start': segment.startNanos, 'data-end': segment.endNanos,
         })),
-        el('text', {class: 'self', x: LABEL_WIDTH + timeline.width + 6, y: y + 14,
+        el('text', {class: 'self', x: labelWidth + timeline.width + 6, y: y + 14,
           'data-self-ns': span.selfTimeNs},
             `${duration(span.to - span.from)} · self ${duration(span.selfTimeNs)}`));
     return group;
   }
 
-  container.addEventListener('scroll', () => requestAnimationFrame(draw));
+  /** The name column's right edge: dragged, it widens or narrows the column. */
+  function handle() {
+    const height = Math.max(rows.length * ROW_HEIGHT, container.clientHeight || 0);
+    const line = el('rect', {class: 'column-handle', id: 'column-handle', x: labelWidth - 3,
+      y: container.scrollTop, width: 6, height: Math.min(height, container.clientHeight || height),
+      'data-width': labelWidth});
+    line.addEventListener('pointerdown', event => {
+      event.preventDefault();
+      line.setPointerCapture(event.pointerId);
+      const startX = event.clientX;
+      const startWidth = labelWidth;
+      const move = moved => {
+        labelWidth = Math.min(900, Math.max(120, startWidth + moved.clientX - startX));
+        timeline = timeScale(profile, labelWidth);
+        layout();
+      };
+      line.addEventListener('pointermove', move);
+      line.addEventListener('pointerup', () => line.removeEventListener('pointermove', move),
+          {once: true});
+    });
+    return line;
+  }
+
+  // Rows are drawn again when the view moves up or down, not when it scrolls sideways.
+  let drawnTop = 0;
+  container.addEventListener('scroll', () => {
+    if (container.scrollTop === drawnTop) return;
+    drawnTop = container.scrollTop;
+    requestAnimationFrame(draw);
+  });
   // The container's height is known once it is in the page.
   requestAnimationFrame(layout);
   layout();
-  return container;
+  return {element: el('div', {}, controls, container), select};
+}
+
+/**
+ * The spans by operation: how many, their time and self time, their critical-path time and
+ * errors, most critical-path time first. A trace of thousands of spans reads here at a glance;
+ * a row finds its spans in the waterfall.
+ */
+function byOperation(profile, find) {
+  const rows = new Map();
+  for (const span of profile.spans) {
+    const key = span.service + '\t' + span.name;
+    if (!rows.has(key)) {
+      rows.set(key, {service: span.service, name: span.name, count: 0, durationNs: 0,
+        maxNs: 0, selfNs: 0, criticalPathNs: 0, errors: 0});
+    }
+    const row = rows.get(key);
+    row.count++;
+    row.durationNs += span.to - span.from;
+    row.maxNs = Math.max(row.maxNs, span.to - span.from);
+    row.selfNs += span.selfTimeNs;
+    row.criticalPathNs += span.criticalPathNs;
+    if (span.status === 'ERROR') row.errors++;
+  }
+  const sorted = [...rows.values()].sort((a, b) =>
+      b.criticalPathNs - a.criticalPathNs || b.durationNs - a.durationNs);
+  return el('div', {}, el('h2', {}, 'Spans by operation'), table([
+    ['service', r => r.service],
+    ['operation', r => el('a', {href: '#waterfall', title: 'find its spans in the waterfall',
+      onclick: event => { event.preventDefault(); find(r.name); }}, r.name)],
+    ['spans', r => number(r.count, 0), true],
+    ['total', r => duration(r.durationNs), true],
+    ['max', r => duration(r.maxNs), true],
+    ['self', r => duration(r.selfNs), true],
+    ['critical path', r => duration(r.criticalPathNs), true],
+    ['errors', r => number(r.errors, 0), true],
+  ], sorted, {id: 'by-operation'}));
 }
 
 /**

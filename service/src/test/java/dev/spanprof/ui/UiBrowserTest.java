@@ -56,6 +56,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 import org.openqa.selenium.By;
 import org.openqa.selenium.WebElement;
 import org.openqa.selenium.chrome.ChromeDriver;
+import org.openqa.selenium.interactions.Actions;
 import org.openqa.selenium.support.ui.ExpectedConditions;
 import org.openqa.selenium.support.ui.Select;
 import org.openqa.selenium.support.ui.WebDriverWait;
@@ -79,6 +80,8 @@ class UiBrowserTest {
   private static final int CHECKOUTS = 100;
   /** A checkout whose payment fails at the bank and whose audit span's parent never arrives. */
   private static final TraceId FAILED = TraceId.fromHex("e7e7e7e7e7e7e7e7e7e7e7e7e7e7e7e7");
+  /** A span name longer than the waterfall once cut names at. */
+  private static final String LONG_NAME = "inventory.InventoryService/ReserveStock";
   /** A trace whose consumer span arrives after it was analysed: a late fragment. */
   private static final TraceId LATE = TraceId.fromHex("1a7e1a7e1a7e1a7e1a7e1a7e1a7e1a7e");
 
@@ -369,8 +372,8 @@ class UiBrowserTest {
         .getAttribute("data-toggle");
     int rows = browser.findElements(By.cssSelector("#waterfall .span-row")).size();
 
-    browser.findElement(By.cssSelector("#waterfall .span-row[data-span='" + parent + "'] rect"))
-        .click();
+    browser.findElement(By.cssSelector(
+        "#waterfall .span-row[data-span='" + parent + "'] rect.span-bar")).click();
     String detail = waitFor(By.id("span-attributes")).getText();
     JsonObject span = spanOf(fanout, parent);
     assertThat(detail).contains("spanprof.state " + span.get("state").getAsString())
@@ -382,6 +385,99 @@ class UiBrowserTest {
         driver.findElements(By.cssSelector("#waterfall .span-row")).size() < rows);
     assertThat(browser.findElements(By.cssSelector("#waterfall .span-row")).size())
         .isLessThan(rows);
+  }
+
+  /**
+   * Finding one's way in the 10 000-span trace: collapse all leaves the root, a depth shows the
+   * rows down to it, a search by name and by attribute marks exactly the spans that hold the
+   * text and shows the first in the detail panel; a row of the spans by operation adds up.
+   */
+  @Test
+  void largeTrace_foldsToADepthAndFindsSpansByNameAndAttribute() throws Exception {
+    JsonObject profile = api("/api/v1/traces/" + LARGE.toHex());
+    long stepThrees = 0;
+    long onW7 = 0;
+    for (JsonElement element : profile.getAsJsonArray("spans")) {
+      JsonObject span = element.getAsJsonObject();
+      stepThrees += span.get("name").getAsString().equals("step 3") ? 1 : 0;
+      // The text is found anywhere in "key=value": w7 and w70 to w79.
+      onW7 += ("thread.id=" + span.getAsJsonObject("attributes").get("thread.id").getAsString())
+          .contains("thread.id=w7") ? 1 : 0;
+    }
+    openTrace(LARGE.toHex());
+    WebElement rows = browser.findElement(By.cssSelector("#waterfall svg"));
+
+    browser.findElement(By.id("collapse-all")).click();
+    assertThat(rows.getAttribute("data-rows")).isEqualTo("1");
+    new Select(browser.findElement(By.id("expand-depth"))).selectByValue("1");
+    assertThat(rows.getAttribute("data-rows")).isEqualTo(String.valueOf(LARGE_SPANS));
+    browser.findElement(By.id("collapse-all")).click();
+
+    browser.findElement(By.id("find-span")).sendKeys("step 3");
+    assertThat(browser.findElement(By.id("waterfall")).getAttribute("data-matches"))
+        .isEqualTo(String.valueOf(stepThrees));
+    assertThat(rows.getAttribute("data-rows")).as("the matches unfolded")
+        .isEqualTo(String.valueOf(LARGE_SPANS));
+    assertThat(browser.findElement(By.id("find-count")).getText())
+        .isEqualTo("1 of " + stepThrees);
+    assertThat(browser.findElement(By.cssSelector("#span-detail strong")).getText())
+        .isEqualTo("step 3");
+    browser.findElement(By.id("find-next")).click();
+    assertThat(browser.findElement(By.id("find-count")).getText())
+        .isEqualTo("2 of " + stepThrees);
+
+    WebElement find = browser.findElement(By.id("find-span"));
+    find.clear();
+    find.sendKeys("thread.id=w7");
+    assertThat(browser.findElement(By.id("waterfall")).getAttribute("data-matches"))
+        .isEqualTo(String.valueOf(onW7)).isEqualTo("1100");
+
+    WebElement stepRow = browser.findElement(By.xpath(
+        "//table[@id='by-operation']//tr[td/a[text()='step 3']]"));
+    assertThat(stepRow.findElements(By.tagName("td")).get(2).getText().replace(",", ""))
+        .isEqualTo(String.valueOf(stepThrees));
+  }
+
+  /**
+   * A row is selected wherever it is clicked, and so is a lane segment's span; a name is not cut
+   * short where the column has room, and the column widens when its edge is dragged; folding
+   * away the selected span hands the selection, and the panel, to the row that holds it.
+   */
+  @Test
+  void trace_rowsAndLanesSelect_namesShowWhole_andTheDetailFollowsFolding() throws Exception {
+    openTrace(FAILED.toHex());
+    WebElement rows = browser.findElement(By.cssSelector("#waterfall svg"));
+
+    WebElement bankRow = browser.findElement(By.cssSelector(
+        "#waterfall .span-row[data-span='0000000000000002'] rect.row-bg"));
+    new Actions(browser).moveToElement(bankRow, -bankRow.getSize().getWidth() / 2 + 200, 0)
+        .click().perform();
+    assertThat(browser.findElement(By.cssSelector("#span-detail strong")).getText())
+        .isEqualTo("bank");
+
+    browser.findElement(By.cssSelector("#lanes rect.lane[data-span='0000000000000003']")).click();
+    assertThat(browser.findElement(By.cssSelector("#span-detail strong")).getText())
+        .isEqualTo("audit");
+    assertThat(browser.findElement(By.cssSelector(
+        "#waterfall .span-row.selected")).getAttribute("data-span"))
+        .isEqualTo("0000000000000003");
+
+    String label = browser.findElement(By.cssSelector(
+        "#waterfall .span-row[data-span='0000000000000004'] text.span-label"))
+        .getAttribute("textContent");
+    assertThat(label).contains(LONG_NAME);
+    WebElement handle = browser.findElement(By.id("column-handle"));
+    int width = Integer.parseInt(handle.getAttribute("data-width"));
+    new Actions(browser).dragAndDropBy(handle, 120, 0).perform();
+    assertThat(Integer.parseInt(browser.findElement(By.id("column-handle"))
+        .getAttribute("data-width"))).isGreaterThan(width);
+
+    browser.findElement(By.cssSelector("#waterfall .span-row[data-span='0000000000000002'] text"))
+        .click();
+    browser.findElement(By.cssSelector("#waterfall [data-toggle='0000000000000001']")).click();
+    assertThat(rows.getAttribute("data-rows")).isEqualTo("2");
+    assertThat(browser.findElement(By.cssSelector("#span-detail strong")).getText())
+        .isEqualTo("pay");
   }
 
   /**
@@ -709,7 +805,8 @@ class UiBrowserTest {
             .addEvents(Span.Event.newBuilder().setName("exception").setTimeUnixNano(7_500_000)
                 .addAttributes(attribute("exception.stacktrace",
                     "java.io.IOException: 503\n\tat Bank.pay(Bank.java:42)"))),
-        child(FAILED, 3, 0xFF, "audit", 3_000_000, 4_000_000));
+        child(FAILED, 3, 0xFF, "audit", 3_000_000, 4_000_000),
+        child(FAILED, 4, 1, LONG_NAME, 1_500_000, 1_900_000));
   }
 
   private static Span.Builder child(TraceId trace, long id, long parent, String name, long start,
