@@ -204,6 +204,22 @@ export function backendLink(traceId) {
     title: 'open the trace in the tracing backend'}, new URL(href).host + ' ↗');
 }
 
+/**
+ * Colours for `count` series that must stay apart (operations in a stacked bar): twenty
+ * distinct ones (Tableau 20), then hues a golden angle apart, alternately darker and lighter.
+ */
+export function palette(count) {
+  const colours = TABLEAU_20.slice(0, count);
+  for (let k = colours.length; k < count; k++) {
+    colours.push(`hsl(${Math.round((k * 137.508) % 360)} 60% ${k % 2 ? 38 : 62}%)`);
+  }
+  return colours;
+}
+
+const TABLEAU_20 = ['#4e79a7', '#f28e2b', '#e15759', '#76b7b2', '#59a14f', '#edc948', '#b07aa1',
+  '#ff9da7', '#9c755f', '#bab0ac', '#a0cbe8', '#ffbe7d', '#ff9d9a', '#86bcb6', '#8cd17d',
+  '#f1ce63', '#d4a6c8', '#fabfd2', '#d7b5a6', '#79706e'];
+
 // States keep their colour from page to page: the usual ones fixed, others from their name.
 const STATE_COLOURS = {
   running: '#2f9e44', idle: '#ced4da', staging: '#f59f00', 'wait.net': '#4263eb',

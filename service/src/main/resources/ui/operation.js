@@ -1,8 +1,8 @@
 // One operation: its ranking figures, its duration, self-time and critical-path distributions as
 // percentile plots, its callers and callees, and its recent traces.
 import uPlot from '../lib/uplot/uPlot.esm.js';
-import {api, duration, el, fail, figure, header, legend, number, operationLink, percent, table,
-  traceLink} from './common.js';
+import {api, duration, el, fail, figure, header, legend, number, operationLink, palette, percent,
+  table, traceLink} from './common.js';
 
 const KINDS = [['duration', 'Duration'], ['self_time', 'Self time'],
   ['critical_path', 'Critical-path time']];
@@ -11,9 +11,6 @@ const MAX_PERCENTILE = 99.99;
 const MAX_X = 1 / (1 - MAX_PERCENTILE / 100);
 /** The percentile axis' ticks, at 1/(1 − p). */
 const TICKS = [[2, '50%'], [10, '90%'], [100, '99%'], [1000, '99.9%'], [MAX_X, '99.99%']];
-/** The why-slow bars' colours, one an operation in order of excess. */
-const PALETTE = ['#d6336c', '#4263eb', '#2f9e44', '#f59f00', '#7048e8', '#1098ad', '#e8590c',
-  '#5c940d', '#ae3ec9', '#868e96'];
 
 header('');
 const page = document.getElementById('page');
@@ -103,6 +100,13 @@ function quantileChoice(current) {
   return el('label', {class: 'toggle'}, 'slow traces from ', select);
 }
 
+/** An axis value in milliseconds as a short duration: 500 µs, 20 ms, 1.5 s. */
+function tick(ms) {
+  const [unit, name] = ms >= 1000 ? [1000, 's'] : ms >= 1 ? [1, 'ms'] : ms >= 1e-3 ? [1e-3, 'µs']
+      : [1e-6, 'ns'];
+  return `${Number((ms / unit).toPrecision(3))} ${name}`;
+}
+
 /** Each power of ten from the one at or below {@code min} up to {@code max}. */
 function decades(min, max) {
   const ticks = [];
@@ -118,9 +122,9 @@ function decades(min, max) {
  */
 function whySlow(tail) {
   const percentile = Number((100 * tail.quantile).toFixed(2));
-  const colours = new Map(tail.operations.map((row, k) =>
-      [row.service + ' ' + row.operation, PALETTE[k % PALETTE.length]]));
-  const key = row => row.service + ' ' + row.operation;
+  const key = row => row.service + ': ' + row.operation;
+  const colours = new Map(palette(tail.operations.length)
+      .map((colour, k) => [key(tail.operations[k]), colour]));
   return el('section', {id: 'why-slow'},
       el('h2', {}, `Why slow: traces at or above p${percentile} against all`),
       quantileChoice(tail.quantile),
@@ -135,9 +139,9 @@ function whySlow(tail) {
           figure('mean of all', duration(tail.meanAllNs)),
           figure('excess', duration(tail.meanSlowNs - tail.meanAllNs))),
       stackedBars(tail, colours, key),
-      el('div', {class: 'legend'}, tail.operations.map(row => el('span', {},
+      el('div', {class: 'legend', id: 'tail-legend'}, tail.operations.map(row => el('span', {},
           el('span', {class: 'swatch', style: `background:${colours.get(key(row))}`}),
-          row.operation))),
+          key(row)))),
       table([
         ['service', r => r.service],
         ['operation', r => operationLink(r.service, r.operation)],
@@ -171,7 +175,7 @@ function stackedBars(tail, colours, key) {
           const rect = el('rect', {class: 'tail-segment', x, y, height: 20,
             width: Math.max(0, row[field] * scale), fill: colours.get(key(row)),
             'data-operation': key(row), 'data-ns': row[field]},
-          el('title', {}, `${row.operation}: ${duration(row[field])}`));
+          el('title', {}, `${key(row)}: ${duration(row[field])}`));
           x += row[field] * scale;
           return rect;
         }));
@@ -214,22 +218,28 @@ function plot(kind, title, answer, log) {
   container.dataset.yScale = log ? 'log' : 'linear';
   const colours = ['#2457c5', '#2f9e44', '#d6336c', '#f59f00'];
   new uPlot({
-    title: `${title} (ms)`,
+    title,
     width: Math.min(900, page.clientWidth - 20),
     height: 260,
     scales: {x: {time: false, distr: 3, log: 10, range: () => [2, MAX_X]},
       y: log ? {distr: 3, log: 10} : {}},
     axes: [
       {splits: () => TICKS.map(([x]) => x), values: () => TICKS.map(([, label]) => label)},
-      log ? {label: 'ms', splits: (u, axis, min, max) => {
-        const ticks = decades(min, max);
-        container.dataset.yTicks = ticks.join('|');
-        return ticks;
-      }, values: (u, splits) => splits.map(v => number(v, v < 1 ? 3 : 0))} : {label: 'ms'},
+      // Ticks in the unit that reads best, so that seconds read as seconds.
+      {size: 64, values: (u, splits) => {
+        const labels = splits.map(tick);
+        container.dataset.yLabels = labels.join('|');
+        return labels;
+      },
+        ...(log ? {splits: (u, axis, min, max) => {
+          const ticks = decades(min, max);
+          container.dataset.yTicks = ticks.join('|');
+          return ticks;
+        }} : {})},
     ],
     series: [{label: 'percentile', value: (u, v) => v == null ? '' : (100 - 100 / v).toFixed(4) + '%'},
       ...views.map(([label], k) => ({label, stroke: colours[k], width: 2,
-        value: (u, v) => v == null ? '' : number(v, 3) + ' ms'}))],
+        value: (u, v) => v == null ? '' : duration(v * 1e6)}))],
   }, data, container);
   return container;
 }

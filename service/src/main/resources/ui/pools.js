@@ -14,24 +14,29 @@ try {
   if (pools.length === 0) {
     page.append(el('p', {class: 'muted'}, 'No pool window yet.'));
   }
+  // One time axis for every chart: from the earliest window of any pool to the latest end.
+  const windows = pools.flatMap(pool => pool.windows);
+  const span = windows.length === 0 ? null : [
+    Math.min(...windows.map(w => seconds(w.startNanos))),
+    Math.max(...windows.map(w => seconds(w.endNanos)))];
   for (const pool of pools) {
     const section = el('section', {'data-pool': pool.pool}, el('h2', {}, pool.pool));
     page.append(section);
     section.append(
-        stacked(pool, 'utilization', 'Utilization by category (1 = every core busy)', 1));
+        stacked(pool, 'utilization', 'Utilization by category (1 = every core busy)', 1, span));
     // A fleet's windows carry each replica's attribution: it needs all of a pool's resources at
     // each change point, which no replica sees, so it is shown per replica (semantics.md §7).
     const replicas = [...new Set(pool.windows.flatMap(w =>
         Object.keys(w.attributionByReplica || {})))].sort();
     if (replicas.length === 0) {
-      section.append(stacked(pool, 'attributionNs', 'Core-seconds by class', 1e-9));
+      section.append(stacked(pool, 'attributionNs', 'Core-seconds by class', 1e-9, span));
     }
     for (const replica of replicas) {
       const own = {...pool, windows: pool.windows.map(w =>
           ({...w, attributionNs: (w.attributionByReplica || {})[replica] || {}}))};
       const chart = stacked(own, 'attributionNs',
           `Core-seconds by class, ${replica} alone (attribution does not merge across replicas)`,
-          1e-9);
+          1e-9, span);
       chart.dataset.replica = replica;
       section.append(chart);
     }
@@ -40,17 +45,31 @@ try {
   fail(page, error);
 }
 
+/** Epoch nanoseconds as epoch seconds, to the millisecond. */
+function seconds(nanos) {
+  return Number(BigInt(nanos) / 1000000n) / 1e3;
+}
+
+/**
+ * The stacking order, bottom up, the same on every chart: CPU (or running) first, then the other
+ * categories and classes by name, idle last, at the top.
+ */
+function stackOrder(a, b) {
+  const rank = key => key === 'cpu' || key === 'running' ? 0 : key === 'idle' ? 2 : 1;
+  return rank(a) - rank(b) || a.localeCompare(b);
+}
+
 /**
  * One stacked chart of a per-window map (category → value): each series is drawn at the sum of
  * itself and those below it and filled down to zero, the top of the stack first, so that each
- * lower one is painted over it.
+ * lower one is painted over it. Every chart spans the time `span` ([from, to] epoch seconds).
  */
-function stacked(pool, field, title, unit) {
+function stacked(pool, field, title, unit, span) {
   if (pool.windows.length === 0) return el('p', {class: 'muted'}, 'No final window yet.');
-  const keys = [...new Set(pool.windows.flatMap(w => Object.keys(w[field])))].sort();
-  const container = el('div', {class: 'chart', 'data-chart': field, 'data-series': keys.join('|')});
+  const keys = [...new Set(pool.windows.flatMap(w => Object.keys(w[field])))].sort(stackOrder);
+  const container = el('div', {class: 'chart', 'data-chart': field, 'data-series': keys.join('|'),
+    'data-from': span[0], 'data-to': span[1]});
   // A window's figures hold from its start to its end: steps, closed by the last window's end.
-  const seconds = nanos => Number(BigInt(nanos) / 1000000n) / 1e3;
   const x = [...pool.windows.map(w => seconds(w.startNanos)),
     seconds(pool.windows[pool.windows.length - 1].endNanos)];
   const sums = pool.windows.map(() => 0);
@@ -72,7 +91,7 @@ function stacked(pool, field, title, unit) {
           : ((pool.windows[Math.min(i, pool.windows.length - 1)][field][keys[k]] || 0) * unit)
               .toFixed(3),
     }))],
-    scales: {y: {range: (u, min, max) => [0, Math.max(1, max)]}},
+    scales: {x: {time: true, range: () => span}, y: {range: (u, min, max) => [0, Math.max(1, max)]}},
   }, data, container);
   return container;
 }

@@ -517,6 +517,11 @@ class UiBrowserTest {
         .getAttribute("data-series"))
         .isEqualTo("cumulative|window|cumulative, corrected|window, corrected");
     assertThat(browser.findElements(By.cssSelector(".chart[data-kind] canvas"))).hasSize(3);
+    // The query takes seconds: its ticks read as seconds, in few digits.
+    assertThat(browser.findElement(By.cssSelector(".chart[data-kind='duration']"))
+        .getAttribute("data-y-labels").split("\\|"))
+        .allMatch(label -> label.matches("\\d{1,3}(\\.\\d{1,2})? (ns|µs|ms|s)"))
+        .anyMatch(label -> label.endsWith(" s"));
     JsonObject edges = api("/api/v1/ranking/edges?service=worker&operation=query");
     assertThat(browser.findElements(By.cssSelector("#callees tbody tr")))
         .hasSize(edges.getAsJsonArray("callees").size());
@@ -631,7 +636,23 @@ class UiBrowserTest {
         .stream().mapToDouble(rect -> Double.parseDouble(rect.getAttribute("data-ns"))).sum();
     assertThat(slowBar).isCloseTo(tail.get("meanSlowNs").getAsDouble(),
         org.assertj.core.data.Offset.offset(1.0));
+    assertThat(browser.findElement(By.id("tail-legend")).getText())
+        .as("the legend names the service").contains("shop: db.query");
+    List<String> fills = browser.findElements(By.cssSelector("#tail-bars [data-set='slow'] rect"))
+        .stream().map(rect -> rect.getAttribute("fill")).toList();
+    assertThat(new HashSet<>(fills)).hasSameSizeAs(fills);
     Chromium.screenshot(browser, "why-slow");
+  }
+
+  /** The operations' palette keeps 25 apart: no colour twice. */
+  @Test
+  void palette_ofTwentyFiveOperations_hasTwentyFiveColours() {
+    open("graph");
+    waitFor(By.id("root"));
+    Object colours = browser.executeAsyncScript("const done = arguments[arguments.length - 1];"
+        + "import(new URL('ui/common.js', document.baseURI)).then(m => done(m.palette(25)));");
+
+    assertThat((List<?>) colours).hasSize(25).doesNotHaveDuplicates();
   }
 
   /** A slow checkout's page: its query 200 ms against the root's average of 29 ms. */
@@ -682,9 +703,17 @@ class UiBrowserTest {
         By.cssSelector("section[data-pool='worker/w1'] .chart[data-chart='utilization']"));
     assertThat(Double.parseDouble(utilization.getAttribute("data-max")))
         .isCloseTo(maxUtilization, org.assertj.core.data.Offset.offset(1e-9));
-    assertThat(browser.findElement(
+    String classes = browser.findElement(
         By.cssSelector("section[data-pool='worker/w1'] .chart[data-chart='attributionNs']"))
-        .getAttribute("data-series")).contains("cpu");
+        .getAttribute("data-series");
+    assertThat(classes).as("cpu at the bottom of the stack, idle at the top")
+        .startsWith("cpu|").endsWith("|idle");
+    assertThat(utilization.getAttribute("data-series")).endsWith("|idle");
+    List<WebElement> charts = browser.findElements(By.cssSelector(".chart[data-chart]"));
+    assertThat(charts).hasSizeGreaterThan(1).allSatisfy(chart -> {
+      assertThat(chart.getAttribute("data-from")).isEqualTo(utilization.getAttribute("data-from"));
+      assertThat(chart.getAttribute("data-to")).isEqualTo(utilization.getAttribute("data-to"));
+    });
     Chromium.screenshot(browser, "pools");
   }
 
