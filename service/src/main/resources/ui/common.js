@@ -107,6 +107,11 @@ export function header(active) {
       el('a', {class: 'brand', href: './'}, 'spanprof'),
       el('nav', {}, link('./', 'Overview'), link('traces', 'Traces'), link('graph', 'Graph'),
           link('pools', 'Pools')),
+      el('button', {type: 'button', id: 'time-zone', class: 'time-zone',
+        title: 'show times in UTC or in this browser\'s time zone', onclick: () => {
+          localStorage.setItem(TIME_ZONE_KEY, utc() ? 'local' : 'UTC');
+          location.reload();
+        }}, utc() ? 'UTC' : 'local time'),
       find));
 }
 
@@ -159,9 +164,53 @@ export function percent(ratio) {
   return (100 * ratio).toFixed(1) + ' %';
 }
 
-/** Epoch nanoseconds as a local date and time. */
+/** Where the reader's choice of UTC or local time is kept: this browser, every page. */
+const TIME_ZONE_KEY = 'spanprof.timeZone';
+
+function utc() {
+  return localStorage.getItem(TIME_ZONE_KEY) === 'UTC';
+}
+
+/** Epoch nanoseconds as a date and time, local or UTC as the header's toggle chose. */
 export function time(epochNanos) {
-  return new Date(Number(BigInt(epochNanos) / 1000000n)).toLocaleString();
+  const date = new Date(Number(BigInt(epochNanos) / 1000000n));
+  return utc() ? date.toLocaleString('en-GB', {timeZone: 'UTC', hour12: false}) + ' UTC'
+      : date.toLocaleString();
+}
+
+/** How long ago epoch nanoseconds were, in words: "3 min ago", "in 2 s" for a clock ahead. */
+export function ago(epochNanos) {
+  const seconds = (Date.now() - Number(BigInt(epochNanos) / 1000000n)) / 1000;
+  const units = [['year', 31557600], ['day', 86400], ['h', 3600], ['min', 60], ['s', 1]];
+  const [unit, size] = units.find(([, size]) => Math.abs(seconds) >= size) || units[4];
+  const count = Math.round(Math.abs(seconds) / size);
+  const label = unit === 'year' || unit === 'day' ? unit + (count === 1 ? '' : 's') : unit;
+  return seconds >= 0 ? `${count} ${label} ago` : `in ${count} ${label}`;
+}
+
+/** A time as the reader chose it, with how long ago it was beside it. */
+export function timeAgo(epochNanos) {
+  return el('span', {class: 'time', 'data-nanos': String(epochNanos)}, time(epochNanos), ' ',
+      el('span', {class: 'muted ago'}, `(${ago(epochNanos)})`));
+}
+
+/**
+ * A checkbox that runs `refresh` every `periodMs` while it is ticked, remembered per page in
+ * this browser; ticked at first when `initially`.
+ */
+export function autoRefresh(page, initially, refresh, periodMs = 5000) {
+  const key = 'spanprof.autoRefresh.' + page;
+  const box = el('input', {type: 'checkbox', id: 'auto-refresh',
+    checked: (localStorage.getItem(key) ?? String(initially)) === 'true'});
+  let timer = null;
+  const apply = () => {
+    clearInterval(timer);
+    timer = box.checked ? setInterval(refresh, periodMs) : null;
+    localStorage.setItem(key, String(box.checked));
+  };
+  box.addEventListener('change', apply);
+  apply();
+  return el('label', {class: 'toggle auto-refresh'}, box, ` refresh every ${periodMs / 1000} s`);
 }
 
 /** A figure box: label above, value below. */
@@ -219,6 +268,16 @@ export function palette(count) {
 const TABLEAU_20 = ['#4e79a7', '#f28e2b', '#e15759', '#76b7b2', '#59a14f', '#edc948', '#b07aa1',
   '#ff9da7', '#9c755f', '#bab0ac', '#a0cbe8', '#ffbe7d', '#ff9d9a', '#86bcb6', '#8cd17d',
   '#f1ce63', '#d4a6c8', '#fabfd2', '#d7b5a6', '#79706e'];
+
+/**
+ * A uPlot axis in the page's colours (which dark mode changes): uPlot draws on a canvas, which
+ * the stylesheet does not reach.
+ */
+export function chartAxis(options = {}) {
+  const css = name => getComputedStyle(document.documentElement).getPropertyValue(name).trim();
+  return {stroke: css('--fg'), grid: {stroke: css('--line'), width: 1},
+    ticks: {stroke: css('--line'), width: 1}, ...options};
+}
 
 // States keep their colour from page to page: the usual ones fixed, others from their name.
 const STATE_COLOURS = {

@@ -31,7 +31,8 @@ page.replaceChildren(el('h1', {}, 'Call graph'),
         el('label', {}, 'traces of the root operation', rootPicker)),
     el('p', {class: 'muted'}, 'Operations by call depth, callers left, grouped by service; a '
         + 'node\'s height is its involvement, its colour its critical-path share; an edge is '
-        + 'labelled with its calls and the callee\'s mean duration. Click an operation to open it.'),
+        + 'labelled with its calls and the callee\'s mean duration. Click an operation to open '
+        + 'it.'),
     picture);
 
 try {
@@ -128,7 +129,8 @@ function draw(graph) {
         groups.push(group);
         y += 16;
       }
-      const h = MIN_HEIGHT + (MAX_HEIGHT - MIN_HEIGHT) * Math.sqrt(node.involvement / maxInvolvement);
+      const h = MIN_HEIGHT
+          + (MAX_HEIGHT - MIN_HEIGHT) * Math.sqrt(node.involvement / maxInvolvement);
       position.set(key(node.service, node.name), {x: group.x, y, h, node});
       y += h + NODE_GAP;
       group.bottom = y - NODE_GAP;
@@ -166,7 +168,8 @@ function draw(graph) {
   const nodes = [...position.values()].map(({x, y, h, node}) => {
     const href = 'operations?' + new URLSearchParams({service: node.service, operation: node.name});
     const dark = node.criticalPathShare / maxShare > 0.55;
-    return el('g', {class: 'node' + (dark ? ' dark' : ''), 'data-service': node.service, 'data-operation': node.name,
+    return el('g', {class: 'node' + (dark ? ' dark' : ''), 'data-service': node.service,
+      'data-operation': node.name,
       'data-involvement': node.involvement, 'data-share': node.criticalPathShare,
       onclick: () => location.assign(href)},
         el('rect', {x, y, width: NODE_WIDTH, height: h, rx: 4,
@@ -189,7 +192,8 @@ function draw(graph) {
   // The arrowhead, defined once.
   const defs = document.createElementNS('http://www.w3.org/2000/svg', 'defs');
   defs.innerHTML = '<marker id="arrow" viewBox="0 0 10 10" refX="10" refY="5" markerWidth="8" '
-      + 'markerHeight="8" markerUnits="userSpaceOnUse" orient="auto-start-reverse"><path d="M0,0 L10,5 L0,10 z"/></marker>';
+      + 'markerHeight="8" markerUnits="userSpaceOnUse" orient="auto-start-reverse">'
+      + '<path d="M0,0 L10,5 L0,10 z"/></marker>';
   svg.prepend(defs);
   return el('div', {class: 'picture graph'}, svg);
 }

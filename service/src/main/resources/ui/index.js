@@ -1,6 +1,6 @@
 // Overview: spanprof's own state, the call ranking and the slowest recent traces.
-import {api, duration, el, fail, figure, header, number, operationLink, percent, rootOptions,
-  since, table, traceLink} from './common.js';
+import {api, autoRefresh, duration, el, fail, figure, header, number, operationLink, percent,
+  rootOptions, since, table, traceLink} from './common.js';
 
 const SORTS = {involvement: 'involvement', critical_path: 'critical-path share',
   self_time: 'total self time'};
@@ -13,7 +13,8 @@ const rootPicker = el('select', {id: 'root', 'aria-label': 'root operation',
   onchange: () => { root = rootPicker.value; remember(); refresh(); }});
 const ranking = el('div', {id: 'ranking'});
 const slowest = el('div', {id: 'slowest'});
-page.replaceChildren(el('h1', {}, 'Overview'), status,
+page.replaceChildren(el('h1', {}, 'Overview'),
+    autoRefresh('overview', true, () => refresh(), REFRESH_MS), status,
     el('h2', {}, 'Top operations'),
     el('form', {class: 'filters', onsubmit: event => event.preventDefault()},
         el('label', {}, 'traces of the root operation', rootPicker)),
@@ -131,6 +132,6 @@ async function refresh() {
 }
 
 refresh();
-// Rates need two readings: the second comes soon; then everything every few seconds.
+// Rates need two readings: the second comes soon; then everything every few seconds, unless the
+// reader turns that off.
 setTimeout(() => showStatus().catch(error => fail(status, error)), 1000);
-setInterval(refresh, REFRESH_MS);

@@ -1,8 +1,8 @@
 // One operation: its ranking figures, its duration, self-time and critical-path distributions as
 // percentile plots, its callers and callees, and its recent traces.
 import uPlot from '../lib/uplot/uPlot.esm.js';
-import {api, duration, el, fail, figure, header, legend, number, operationLink, palette, percent,
-  table, traceLink} from './common.js';
+import {api, chartAxis, duration, el, fail, figure, header, legend, number, operationLink,
+  palette, percent, table, traceLink} from './common.js';
 
 const KINDS = [['duration', 'Duration'], ['self_time', 'Self time'],
   ['critical_path', 'Critical-path time']];
@@ -224,9 +224,10 @@ function plot(kind, title, answer, log) {
     scales: {x: {time: false, distr: 3, log: 10, range: () => [2, MAX_X]},
       y: log ? {distr: 3, log: 10} : {}},
     axes: [
-      {splits: () => TICKS.map(([x]) => x), values: () => TICKS.map(([, label]) => label)},
+      chartAxis({splits: () => TICKS.map(([x]) => x),
+        values: () => TICKS.map(([, label]) => label)}),
       // Ticks in the unit that reads best, so that seconds read as seconds.
-      {size: 64, values: (u, splits) => {
+      chartAxis({size: 64, values: (u, splits) => {
         const labels = splits.map(tick);
         container.dataset.yLabels = labels.join('|');
         return labels;
@@ -235,9 +236,10 @@ function plot(kind, title, answer, log) {
           const ticks = decades(min, max);
           container.dataset.yTicks = ticks.join('|');
           return ticks;
-        }} : {})},
+        }} : {})}),
     ],
-    series: [{label: 'percentile', value: (u, v) => v == null ? '' : (100 - 100 / v).toFixed(4) + '%'},
+    series: [{label: 'percentile',
+      value: (u, v) => v == null ? '' : (100 - 100 / v).toFixed(4) + '%'},
       ...views.map(([label], k) => ({label, stroke: colours[k], width: 2,
         value: (u, v) => v == null ? '' : duration(v * 1e6)}))],
   }, data, container);

@@ -1,7 +1,7 @@
 // Pools: per pool, utilization by category and the CPU / wait / idle attribution of each final
 // window, stacked over time. Utilization above 1 (oversubscription) is drawn as it is.
 import uPlot from '../lib/uplot/uPlot.esm.js';
-import {api, el, fail, header, stateColour} from './common.js';
+import {api, chartAxis, el, fail, header, stateColour} from './common.js';
 
 header('pools');
 const page = document.getElementById('page');
@@ -91,7 +91,9 @@ function stacked(pool, field, title, unit, span) {
           : ((pool.windows[Math.min(i, pool.windows.length - 1)][field][keys[k]] || 0) * unit)
               .toFixed(3),
     }))],
-    scales: {x: {time: true, range: () => span}, y: {range: (u, min, max) => [0, Math.max(1, max)]}},
+    scales: {x: {time: true, range: () => span},
+      y: {range: (u, min, max) => [0, Math.max(1, max)]}},
+    axes: [chartAxis(), chartAxis()],
   }, data, container);
   return container;
 }

@@ -1,7 +1,7 @@
 // One trace: its figures, its resource lanes and its span waterfall with the critical path, and
 // its tables. Everything drawn comes from the profile the API answers; the page only lays it out.
 import {api, backendLink, duration, el, fail, figure, header, legend, number, operationLink,
-  percent, since, stateColour, table, time, traceLink} from './common.js';
+  percent, since, stateColour, table, timeAgo, traceLink} from './common.js';
 
 const LABEL_WIDTH = 260;
 /** Right of the time axis: the waterfall's duration and self-time column, the axis' last label. */
@@ -45,7 +45,8 @@ function show(profile) {
   const spans = new Map(profile.spans.map(span => [span.spanId, span]));
   const timeline = timeScale(profile, LABEL_WIDTH);
   const detail = el('div', {class: 'detail', id: 'span-detail'},
-      el('span', {class: 'muted'}, 'Click a span for its attributes, events and resource, and what spanprof adds to it.'));
+      el('span', {class: 'muted'},
+          'Click a span for its attributes, events and resource, and what spanprof adds to it.'));
   const states = [...new Set(profile.lanes.map(lane => lane.state))].sort();
   const spanTree = waterfall(profile, spans, detail);
   const findBox = () => document.getElementById('find-span');
@@ -53,7 +54,7 @@ function show(profile) {
       el('h1', {}, summary ? `${summary.rootService}: ${summary.rootOperation}` : 'Trace',
           el('div', {class: 'muted'}, profile.traceId, ' ', backendLink(profile.traceId))),
       el('div', {class: 'figures', id: 'figures'},
-          figure('start', time(profile.startNanos)),
+          figure('start', timeAgo(profile.startNanos)),
           figure('TTC', duration(profile.ttcNs), 'latest end − earliest start'),
           figure('TTX', duration(profile.ttxNs), 'time anything ran'),
           figure('span time', duration(profile.spanTimeNs), 'Σ span durations'),
@@ -284,7 +285,8 @@ function waterfall(profile, spans, detail) {
     selected = spanId;
     layout();
     const top = rowOf.get(spanId) * ROW_HEIGHT;
-    if (top < container.scrollTop || top + ROW_HEIGHT > container.scrollTop + container.clientHeight) {
+    const bottom = container.scrollTop + container.clientHeight;
+    if (top < container.scrollTop || top + ROW_HEIGHT > bottom) {
       container.scrollTop = Math.max(0, top - container.clientHeight / 2);
     }
     draw();

@@ -1,6 +1,7 @@
 // Recent traces: filter the list the API keeps; the filters live in the page's URL, so a
 // filtered list can be linked to.
-import {api, duration, el, fail, header, number, table, time, traceLink} from './common.js';
+import {api, autoRefresh, duration, el, fail, header, number, table, timeAgo, traceLink}
+  from './common.js';
 
 const FIELDS = [
   ['service', 'root service', 'text'],
@@ -40,7 +41,8 @@ const form = el('form', {class: 'filters', id: 'filters'},
         RANGES.map(([value, label]) =>
             el('option', {value, selected: (params.get('range') || '') === value}, label)))),
     el('label', {class: 'custom-range'}, 'from',
-        el('input', {name: 'from', type: 'datetime-local', step: 1, value: params.get('from') || ''})),
+        el('input', {name: 'from', type: 'datetime-local', step: 1,
+          value: params.get('from') || ''})),
     el('label', {class: 'custom-range'}, 'to',
         el('input', {name: 'to', type: 'datetime-local', step: 1, value: params.get('to') || ''})),
     el('label', {}, 'order', el('select', {name: 'order'},
@@ -61,7 +63,8 @@ form.addEventListener('submit', event => {
   }
   location.search = chosen.toString();
 });
-page.replaceChildren(el('h1', {}, 'Recent traces'), form, results);
+page.replaceChildren(el('h1', {}, 'Recent traces'), form,
+    autoRefresh('traces', false, () => showRows()), results);
 
 /**
  * The API's query from the page's: TTC is typed in milliseconds, asked for in nanoseconds; the
@@ -104,10 +107,12 @@ function pager(pageNumber, rows) {
       rows === PAGE_ROWS && el('a', {href: to(pageNumber + 1), id: 'next-page'}, 'next →'));
 }
 
-try {
-  const rows = await api('traces?' + apiQuery());
-  const pageNumber = Math.max(1, Number(params.get('page')) || 1);
-  results.replaceChildren(rows.length === 0
+/** The rows the API answers for the page's query: at load, and on each refresh. */
+async function showRows() {
+  try {
+    const rows = await api('traces?' + apiQuery());
+    const pageNumber = Math.max(1, Number(params.get('page')) || 1);
+    results.replaceChildren(rows.length === 0
       ? el('p', {class: 'muted'}, 'No recent trace matches.'
           + (params.get('attr') ? ' An attribute matches only while the trace\'s attributes are '
               + 'kept (spanprof.query.recent-trace-bytes).' : ''))
@@ -115,7 +120,7 @@ try {
         ['trace', r => traceLink(r.traceId)],
         ['root service', r => r.rootService],
         ['root operation', r => r.rootOperation],
-        ['start', r => time(r.startNanos)],
+        ['start', r => timeAgo(r.startNanos)],
         ['TTC', r => el('span', {'data-ns': r.ttcNs}, duration(r.ttcNs)), true],
         ['TTX', r => duration(r.ttxNs), true],
         ['resource time', r => duration(r.resourceTimeNs), true],
@@ -130,6 +135,10 @@ try {
             : 'no' + (r.orphanCount ? ` (${r.orphanCount} orphan${r.orphanCount > 1 ? 's' : ''})`
                 : '')],
       ], rows, {id: 'traces-table'}), pager(pageNumber, rows.length));
-} catch (error) {
-  fail(results, error);
+    results.dataset.shownAt = String(Date.now());
+  } catch (error) {
+    fail(results, error);
+  }
 }
+
+await showRows();

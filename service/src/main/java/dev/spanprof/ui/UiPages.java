@@ -3,10 +3,13 @@ package dev.spanprof.ui;
 import dev.spanprof.config.UiConfiguration;
 import dev.spanprof.security.Access;
 import dev.spanprof.security.Guarded;
+import io.micronaut.http.HttpHeaders;
+import io.micronaut.http.HttpRequest;
 import io.micronaut.http.HttpResponse;
 import io.micronaut.http.HttpStatus;
 import io.micronaut.http.MediaType;
 import io.micronaut.http.annotation.Controller;
+import io.micronaut.http.annotation.Error;
 import io.micronaut.http.annotation.Get;
 import io.micronaut.http.annotation.PathVariable;
 import java.io.IOException;
@@ -35,6 +38,7 @@ final class UiPages {
   private static final String SHELL = new String(read("ui/page.html"), StandardCharsets.UTF_8);
 
   private final Map<String, byte[]> pages;
+  private final String traceLink;
   private final WebJarVersionLocator webJars = new WebJarVersionLocator();
 
   UiPages(UiConfiguration configuration) {
@@ -46,6 +50,7 @@ final class UiPages {
         "operation", page("operation", "Operation", "./", traceLink),
         "pools", page("pools", "Pools", "./", traceLink),
         "graph", page("graph", "Call graph", "./", traceLink));
+    this.traceLink = traceLink;
   }
 
   @Get(produces = MediaType.TEXT_HTML)
@@ -88,6 +93,23 @@ final class UiPages {
     }
     return HttpResponse.ok(read(path)).contentType(type)
         .header("Cache-Control", "public, max-age=86400");
+  }
+
+  /**
+   * A path nothing serves: for a browser, a page in the UI's style that says so (its base as
+   * deep as the path, so that it works under any prefix); for anything else, a JSON error.
+   */
+  @Error(status = HttpStatus.NOT_FOUND, global = true)
+  HttpResponse<?> notFound(HttpRequest<?> request) {
+    String path = request.getPath();
+    String accept = request.getHeaders().get(HttpHeaders.ACCEPT);
+    if (accept == null || !accept.contains(MediaType.TEXT_HTML) || path.startsWith("/api/")) {
+      return HttpResponse.notFound(Map.of("error", "nothing is served at " + path));
+    }
+    int depth = (int) path.chars().filter(c -> c == '/').count() - 1;
+    String base = depth <= 0 ? "./" : "../".repeat(depth);
+    return HttpResponse.notFound(page("missing", "Not found", base, traceLink))
+        .contentType(MediaType.TEXT_HTML_TYPE);
   }
 
   private HttpResponse<byte[]> page(String name) {

@@ -481,6 +481,92 @@ class UiBrowserTest {
   }
 
   /**
+   * Times in local time or UTC as the header's toggle chooses, each with how long ago it was;
+   * the list refreshes itself while its box is ticked, the overview from the start.
+   */
+  @Test
+  void times_switchToUtcAndSayHowLongAgo_andTheListRefreshesWhenAsked() throws Exception {
+    open("traces?service=shop&operation=pay");
+    WebElement start = waitFor(By.cssSelector("#traces-table .time"));
+    assertThat(start.getText()).doesNotContain("UTC").contains(" ago)");
+
+    browser.findElement(By.id("time-zone")).click();
+    new WebDriverWait(browser, Duration.ofSeconds(30)).until(driver -> driver.findElements(
+        By.cssSelector("#traces-table .time")).stream()
+        .anyMatch(time -> time.getText().contains("UTC")));
+    String utc = browser.findElement(By.cssSelector("#traces-table .time")).getText();
+    browser.findElement(By.id("time-zone")).click(); // back to local, for the other tests
+    waitFor(By.cssSelector("#traces-table .time"));
+
+    // FAILED started 1 ms after the epoch.
+    assertThat(utc).startsWith("01/01/1970, 00:00:00 UTC").contains(" years ago)");
+    WebElement results = browser.findElement(By.id("traces"));
+    String shownAt = results.getAttribute("data-shown-at");
+    WebElement refresh = browser.findElement(By.id("auto-refresh"));
+    assertThat(refresh.isSelected()).as("off on the list at first").isFalse();
+    refresh.click();
+    new WebDriverWait(browser, Duration.ofSeconds(20)).until(driver ->
+        !shownAt.equals(driver.findElement(By.id("traces")).getAttribute("data-shown-at")));
+    browser.findElement(By.id("auto-refresh")).click();
+    open("");
+    assertThat(waitFor(By.id("auto-refresh")).isSelected()).as("on on the overview").isTrue();
+  }
+
+  /** Dark mode when the system asks for it: the page's colours, the charts' axes too. */
+  @Test
+  void darkMode_whenTheSystemPrefersIt() throws Exception {
+    browser.executeCdpCommand("Emulation.setEmulatedMedia", Map.of("features",
+        List.of(Map.of("name", "prefers-color-scheme", "value", "dark"))));
+    try {
+      open("operations?service=shop&operation=GET+%2Fcheckout");
+      waitFor(By.cssSelector(".chart[data-kind='duration'] canvas"));
+      String background = (String) browser.executeScript(
+          "return getComputedStyle(document.documentElement).backgroundColor");
+      assertThat(brightness(background)).as(background).isLessThan(60);
+      Chromium.screenshot(browser, "operation-dark");
+    } finally {
+      browser.executeCdpCommand("Emulation.setEmulatedMedia", Map.of("features", List.of()));
+    }
+    open("");
+    waitFor(By.id("status"));
+    assertThat(brightness((String) browser.executeScript(
+        "return getComputedStyle(document.documentElement).backgroundColor"))).isGreaterThan(200);
+  }
+
+  /** The mean of a CSS rgb() colour's channels. */
+  private static double brightness(String rgb) {
+    return Arrays.stream(rgb.replaceAll("[^0-9,]", "").split(",")).limit(3)
+        .mapToInt(Integer::parseInt).average().orElseThrow();
+  }
+
+  /**
+   * A path the UI does not have answers a page in its style for a browser and a JSON error for
+   * anything else, both 404; every page names its icon, which is served.
+   */
+  @Test
+  void unknownPath_isAStyled404_andThePagesHaveAnIcon() throws Exception {
+    open("no/such/page");
+    assertThat(waitFor(By.id("not-found")).getText()).contains("/no/such/page");
+    assertThat(browser.findElement(By.cssSelector("header nav")).getText()).contains("Traces");
+    String icon = browser.findElement(By.cssSelector("link[rel=icon]")).getAttribute("href");
+    HttpResponse<String> html = http.send(HttpRequest.newBuilder(URI.create(
+        Ports.of(context).httpUrl("/no/such/page"))).header("Accept", "text/html").build(),
+        HttpResponse.BodyHandlers.ofString());
+    HttpResponse<String> json = http.send(HttpRequest.newBuilder(URI.create(
+        Ports.of(context).httpUrl("/api/v1/no-such"))).build(),
+        HttpResponse.BodyHandlers.ofString());
+    HttpResponse<String> favicon = http.send(HttpRequest.newBuilder(URI.create(icon)).build(),
+        HttpResponse.BodyHandlers.ofString());
+
+    assertThat(html.statusCode()).isEqualTo(404);
+    assertThat(html.body()).contains("ui/missing.js").contains("<base href=\"../../\">");
+    assertThat(json.statusCode()).isEqualTo(404);
+    assertThat(json.body()).isEqualTo("{\"error\":\"nothing is served at /api/v1/no-such\"}");
+    assertThat(favicon.statusCode()).isEqualTo(200);
+    assertThat(favicon.body()).startsWith("<svg");
+  }
+
+  /**
    * The generated 10 000-span trace: every lane segment drawn, the waterfall's rows all laid out
    * (only those in view drawn). The time from the profile's arrival to the next painted frame is
    * written to target/ui-screenshots/render-times.txt: measured, not asserted.
