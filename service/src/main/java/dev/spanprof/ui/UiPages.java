@@ -3,13 +3,10 @@ package dev.spanprof.ui;
 import dev.spanprof.config.UiConfiguration;
 import dev.spanprof.security.Access;
 import dev.spanprof.security.Guarded;
-import io.micronaut.http.HttpHeaders;
-import io.micronaut.http.HttpRequest;
 import io.micronaut.http.HttpResponse;
 import io.micronaut.http.HttpStatus;
 import io.micronaut.http.MediaType;
 import io.micronaut.http.annotation.Controller;
-import io.micronaut.http.annotation.Error;
 import io.micronaut.http.annotation.Get;
 import io.micronaut.http.annotation.PathVariable;
 import java.io.IOException;
@@ -96,20 +93,12 @@ final class UiPages {
   }
 
   /**
-   * A path nothing serves: for a browser, a page in the UI's style that says so (its base as
-   * deep as the path, so that it works under any prefix); for anything else, a JSON error.
+   * The page for a path nothing serves ({@link MissingPages}), its base as deep as the path, so
+   * that it works under any prefix.
    */
-  @Error(status = HttpStatus.NOT_FOUND, global = true)
-  HttpResponse<?> notFound(HttpRequest<?> request) {
-    String path = request.getPath();
-    String accept = request.getHeaders().get(HttpHeaders.ACCEPT);
-    if (accept == null || !accept.contains(MediaType.TEXT_HTML) || path.startsWith("/api/")) {
-      return HttpResponse.notFound(Map.of("error", "nothing is served at " + path));
-    }
+  byte[] missingPage(String path) {
     int depth = (int) path.chars().filter(c -> c == '/').count() - 1;
-    String base = depth <= 0 ? "./" : "../".repeat(depth);
-    return HttpResponse.notFound(page("missing", "Not found", base, traceLink))
-        .contentType(MediaType.TEXT_HTML_TYPE);
+    return page("missing", "Not found", depth <= 0 ? "./" : "../".repeat(depth), traceLink);
   }
 
   private HttpResponse<byte[]> page(String name) {
