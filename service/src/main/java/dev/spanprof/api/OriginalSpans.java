@@ -1,83 +1,77 @@
 package dev.spanprof.api;
 
 import com.google.protobuf.InvalidProtocolBufferException;
-import dev.spanprof.span.SpanRecord;
 import io.opentelemetry.proto.common.v1.AnyValue;
 import io.opentelemetry.proto.common.v1.KeyValue;
 import io.opentelemetry.proto.resource.v1.Resource;
 import io.opentelemetry.proto.trace.v1.Span;
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.Base64;
-import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
 /**
- * A kept trace's spans as the application sent them: each span's encoded OTLP {@code Span} and
- * the resource it came with, copied when the trace is kept, so that a trace's page can show the
- * attributes, events, links and resource attributes spanprof's analysis does not read. They are
- * decoded only when asked for.
+ * A kept trace's spans as the application sent them, read back from the {@link OriginalSpanLog}:
+ * each span's encoded OTLP {@code Span} and the resource it came with, so that a trace's page
+ * can show the attributes, events, links and resource attributes spanprof's analysis does not
+ * read. They are decoded only when asked for.
  */
 final class OriginalSpans {
 
-  /** What one object costs besides its arrays' contents: header, fields, references. */
-  private static final int OVERHEAD_BYTES = 64;
-
-  /** Span {@code i}'s encoding is {@code spans[starts[i], starts[i + 1])}. */
-  private final byte[] spans;
-  private final int[] starts;
-  /** The distinct encoded {@code Resource} messages of the spans, shared with them. */
-  private final byte[][] resources;
+  /** An entry of the log, as it wrote it. */
+  private final byte[] entry;
+  /** Where each resource's encoding starts in {@code entry}, and how long it is. */
+  private final int[] resourceStarts;
+  private final int[] resourceLengths;
+  private final int[] spanStarts;
+  private final int[] spanLengths;
   private final int[] resourceOfSpan;
-  private final long sizeBytes;
 
-  private OriginalSpans(byte[] spans, int[] starts, byte[][] resources, int[] resourceOfSpan) {
-    this.spans = spans;
-    this.starts = starts;
-    this.resources = resources;
+  private OriginalSpans(byte[] entry, int[] resourceStarts, int[] resourceLengths,
+      int[] spanStarts, int[] spanLengths, int[] resourceOfSpan) {
+    this.entry = entry;
+    this.resourceStarts = resourceStarts;
+    this.resourceLengths = resourceLengths;
+    this.spanStarts = spanStarts;
+    this.spanLengths = spanLengths;
     this.resourceOfSpan = resourceOfSpan;
-    long size = OVERHEAD_BYTES + spans.length + 8L * starts.length;
-    for (byte[] resource : resources) {
-      size += resource.length + 16;
-    }
-    this.sizeBytes = size;
   }
 
-  /** Copies of {@code spans}' encodings, in their order: read them before their bytes go. */
-  static OriginalSpans copyOf(List<SpanRecord> spans) {
-    int[] starts = new int[spans.size() + 1];
-    for (int i = 0; i < spans.size(); i++) {
-      starts[i + 1] = starts[i] + spans.get(i).encodedLength();
+  /** The spans of an entry as {@link OriginalSpanLog} writes one. */
+  static OriginalSpans of(byte[] entry) {
+    ByteBuffer in = ByteBuffer.wrap(entry);
+    in.getInt(); // the entry's length
+    int resources = in.getInt();
+    int spans = in.getInt();
+    int[] resourceStarts = new int[resources];
+    int[] resourceLengths = new int[resources];
+    for (int r = 0; r < resources; r++) {
+      resourceLengths[r] = in.getInt();
+      resourceStarts[r] = in.position();
+      in.position(in.position() + resourceLengths[r]);
     }
-    byte[] bytes = new byte[starts[spans.size()]];
-    Map<byte[], Integer> resourceIndex = new IdentityHashMap<>();
-    int[] resourceOfSpan = new int[spans.size()];
-    for (int i = 0; i < spans.size(); i++) {
-      SpanRecord span = spans.get(i);
-      System.arraycopy(span.encodedArray(), span.encodedOffset(), bytes, starts[i],
-          span.encodedLength());
-      resourceOfSpan[i] = resourceIndex.computeIfAbsent(span.resource().encoded(),
-          unused -> resourceIndex.size());
+    int[] spanStarts = new int[spans];
+    int[] spanLengths = new int[spans];
+    int[] resourceOfSpan = new int[spans];
+    for (int s = 0; s < spans; s++) {
+      resourceOfSpan[s] = in.getInt();
+      spanLengths[s] = in.getInt();
+      spanStarts[s] = in.position();
+      in.position(in.position() + spanLengths[s]);
     }
-    byte[][] resources = new byte[resourceIndex.size()][];
-    resourceIndex.forEach((encoded, index) -> resources[index] = encoded);
-    return new OriginalSpans(bytes, starts, resources, resourceOfSpan);
-  }
-
-  /** About what this holds on the heap, the resources counted as if no other trace shared them. */
-  long sizeBytes() {
-    return sizeBytes;
+    return new OriginalSpans(entry, resourceStarts, resourceLengths, spanStarts, spanLengths,
+        resourceOfSpan);
   }
 
   int spanCount() {
-    return resourceOfSpan.length;
+    return spanStarts.length;
   }
 
   int resourceCount() {
-    return resources.length;
+    return resourceStarts.length;
   }
 
   int resourceOf(int span) {
@@ -87,7 +81,7 @@ final class OriginalSpans {
   /** Span {@code index} (its place in the trace as analysed), decoded. */
   Span span(int index) {
     try {
-      return Span.parseFrom(Arrays.copyOfRange(spans, starts[index], starts[index + 1]));
+      return Span.parseFrom(ByteBuffer.wrap(entry, spanStarts[index], spanLengths[index]));
     } catch (InvalidProtocolBufferException e) {
       // Read once already, at ingest, to be accepted.
       throw new IllegalStateException("a kept span no longer decodes", e);
@@ -96,7 +90,8 @@ final class OriginalSpans {
 
   Resource resource(int index) {
     try {
-      return Resource.parseFrom(resources[index]);
+      return Resource.parseFrom(
+          ByteBuffer.wrap(entry, resourceStarts[index], resourceLengths[index]));
     } catch (InvalidProtocolBufferException e) {
       throw new IllegalStateException("a kept resource no longer decodes", e);
     }
@@ -114,7 +109,7 @@ final class OriginalSpans {
       }
     }
     Map<String, List<String>> found = new LinkedHashMap<>();
-    for (int r = 0; r < resources.length; r++) {
+    for (int r = 0; r < resourceCount(); r++) {
       collect(resource(r).getAttributesList(), attributes, found);
     }
     for (int s = 0; s < spanCount(); s++) {
@@ -136,16 +131,7 @@ final class OriginalSpans {
 
   /** Whether {@code text}'s UTF-8 bytes are among the spans' or resources' encodings. */
   private boolean holds(String text) {
-    byte[] needle = text.getBytes(StandardCharsets.UTF_8);
-    if (indexOf(spans, needle) >= 0) {
-      return true;
-    }
-    for (byte[] resource : resources) {
-      if (indexOf(resource, needle) >= 0) {
-        return true;
-      }
-    }
-    return false;
+    return indexOf(entry, text.getBytes(StandardCharsets.UTF_8)) >= 0;
   }
 
   private static int indexOf(byte[] haystack, byte[] needle) {

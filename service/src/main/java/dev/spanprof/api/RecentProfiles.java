@@ -35,8 +35,8 @@ import java.util.PriorityQueue;
  * stage's path ({@code PipelineBenchmark}).
  *
  * <p><b>Original spans.</b> Beside each profile, while {@code spanprof.query.recent-trace-bytes}
- * allows, a copy of its spans as received ({@link OriginalSpans}): the oldest kept go first, so
- * the newest traces show their attributes, and an older profile is answered without them.
+ * allows, its spans as received, in the {@link OriginalSpanLog}: the oldest go first, so the
+ * newest traces show their attributes, and an older profile is answered without them.
  */
 @Singleton
 public final class RecentProfiles implements ProfileConsumer {
@@ -44,12 +44,9 @@ public final class RecentProfiles implements ProfileConsumer {
   private final Recent[] recent;
   /** The low halves of the kept profiles' trace ids: a query reads these, not the profiles. */
   private final long[] traceIdLows;
-  /** Beside {@code recent[slot]}, its spans as received, or null when no longer kept. */
-  private final OriginalSpans[] originals;
-  private final long originalBudgetBytes;
-  private long originalBytes;
-  /** The position of the oldest profile whose original spans may still be kept. */
-  private long oldestOriginal;
+  private final OriginalSpanLog originals;
+  /** Where {@code recent[slot]}'s spans as received are in {@link #originals}; -1: nowhere. */
+  private final long[] originalAt;
   private long kept;
 
   /**
@@ -65,7 +62,7 @@ public final class RecentProfiles implements ProfileConsumer {
    * What is kept of one trace id: the fragment it answers with, and the others in the order
    * they were analysed.
    */
-  record Found(Recent shown, List<Recent> others, OriginalSpans originals) {
+  record Found(Recent shown, List<Recent> others, long originalAt) {
 
     TraceProfile profile() {
       return shown.profile();
@@ -87,8 +84,8 @@ public final class RecentProfiles implements ProfileConsumer {
   RecentProfiles(QueryConfiguration configuration) {
     this.recent = new Recent[configuration.getRecentTraces()];
     this.traceIdLows = new long[recent.length];
-    this.originals = new OriginalSpans[recent.length];
-    this.originalBudgetBytes = configuration.getRecentTraceBytes();
+    this.originals = new OriginalSpanLog(configuration.getRecentTraceBytes());
+    this.originalAt = new long[recent.length];
   }
 
   @Override
@@ -99,34 +96,18 @@ public final class RecentProfiles implements ProfileConsumer {
         root >= 0 && trace.isComplete(trace.spans().get(root), profile.orphanCount()),
         arrivalNanos);
     // Copied here, before forwarding (the next stage) lets the spans' bytes go.
-    OriginalSpans original = originalBudgetBytes == 0 ? null : OriginalSpans.copyOf(trace.spans());
+    long original = originals.append(trace.spans());
     synchronized (this) {
-      int slot = (int) (kept % recent.length);
-      forgetOriginal(slot);
+      int slot = (int) (kept++ % recent.length);
       recent[slot] = entry;
       traceIdLows[slot] = withoutSegments.traceId().low();
-      if (original != null && original.sizeBytes() <= originalBudgetBytes) {
-        originals[slot] = original;
-        originalBytes += original.sizeBytes();
-      }
-      kept++;
-      oldestOriginal = Math.max(oldestOriginal, kept - recent.length);
-      while (originalBytes > originalBudgetBytes) {
-        forgetOriginal((int) (oldestOriginal++ % recent.length));
-      }
+      originalAt[slot] = original;
     }
   }
 
-  private void forgetOriginal(int slot) {
-    if (originals[slot] != null) {
-      originalBytes -= originals[slot].sizeBytes();
-      originals[slot] = null;
-    }
-  }
-
-  /** The bytes the kept original spans hold, within {@code spanprof.query.recent-trace-bytes}. */
-  synchronized long originalBytes() {
-    return originalBytes;
+  /** A trace's spans as received, while they are kept; else null. */
+  OriginalSpans originals(Found found) {
+    return originals.read(found.originalAt());
   }
 
   /** The profile a trace id answers with: its largest fragment kept. */
@@ -143,14 +124,15 @@ public final class RecentProfiles implements ProfileConsumer {
         slots.add(slot);
       }
     }
-    return slots.isEmpty() ? Optional.empty() : Optional.of(found(slots, recent, originals));
+    return slots.isEmpty() ? Optional.empty()
+        : Optional.of(found(slots, recent, originalAt));
   }
 
   /**
    * The largest of a trace's fragments, kept in {@code slots} (ties: the earliest), with its
    * original spans, and the others, oldest first.
    */
-  private static Found found(List<Integer> slots, Recent[] recent, OriginalSpans[] originals) {
+  private static Found found(List<Integer> slots, Recent[] recent, long[] originalAt) {
     int shown = slots.get(0);
     for (int slot : slots) {
       if (recent[slot].profile().spanCount() > recent[shown].profile().spanCount()) {
@@ -163,7 +145,7 @@ public final class RecentProfiles implements ProfileConsumer {
         others.add(recent[slot]);
       }
     }
-    return new Found(recent[shown], others, originals[shown]);
+    return new Found(recent[shown], others, originalAt[shown]);
   }
 
   /**
@@ -173,11 +155,11 @@ public final class RecentProfiles implements ProfileConsumer {
    */
   List<TraceSummary> search(TraceQuery query) {
     Recent[] snapshot;
-    OriginalSpans[] snapshotOriginals;
+    long[] snapshotOriginals;
     long newest;
     synchronized (this) {
       snapshot = recent.clone();
-      snapshotOriginals = originals.clone();
+      snapshotOriginals = originalAt.clone();
       newest = kept;
     }
     long oldest = Math.max(0, newest - snapshot.length);
@@ -202,7 +184,8 @@ public final class RecentProfiles implements ProfileConsumer {
       }
       TraceSummary summary = trace.summary();
       if (!query.matches(summary, entry.profile().distinctOperations())
-          || !query.matchesAttributes(trace.originals())) {
+          || !query.attributes().isEmpty()
+              && !query.matchesAttributes(originals.read(trace.originalAt()))) {
         continue;
       }
       if (!query.slowest()) {

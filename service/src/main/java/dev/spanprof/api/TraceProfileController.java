@@ -70,7 +70,7 @@ final class TraceProfileController {
     return profiles.find(id)
         .<HttpResponse<?>>map(recent ->
             HttpResponse.ok(TraceProfileView.of(recent.profile(), recent.summary(),
-                recent.originals())))
+                profiles.originals(recent))))
         .orElseGet(() -> HttpResponse.status(HttpStatus.NOT_FOUND).body(new ApiError(
             "no recently analysed trace " + id.toHex() + "; traces appear after they complete "
                 + "(spanprof.assembly.trace-timeout) and the most recent "

@@ -193,7 +193,10 @@ record TraceQuery(
         && (contains == null || operations.contains(contains));
   }
 
-  /** Whether a kept trace, with these original spans (null: no longer kept), matches. */
+  /**
+   * Whether a kept trace, with these original spans (null: no longer kept), has the attributes
+   * asked for.
+   */
   boolean matchesAttributes(OriginalSpans originals) {
     return attributes.isEmpty() || originals != null && originals.hasAttributes(attributes);
   }

@@ -219,10 +219,12 @@ class RecentProfilesTest {
   @Test
   void originals_overTheirBudget_goOldestFirstAndTheProfileStays() {
     List<SpanRecord> spans = new TraceBuilder().span("GET /a", null, "t1", 0, 10).spans();
-    long perTrace = OriginalSpans.copyOf(spans).sizeBytes();
+    OriginalSpanLog probe = new OriginalSpanLog(1 << 20);
+    probe.append(spans);
+    long entryBytes = probe.append(spans);
     QueryConfiguration configuration = new QueryConfiguration();
     configuration.setRecentTraces(10);
-    configuration.setRecentTraceBytes(2 * perTrace);
+    configuration.setRecentTraceBytes(2 * entryBytes);
     RecentProfiles recent = new RecentProfiles(configuration);
     for (long low = 1; low <= 3; low++) {
       TraceId id = new TraceId(0, low);
@@ -230,29 +232,12 @@ class RecentProfilesTest {
           new TraceAnalyzer(SpanMapping.defaults()).analyze(id, spans), 0);
     }
 
-    assertThat(recent.originalBytes()).isEqualTo(2 * perTrace);
     assertThat(recent.find(new TraceId(0, 1))).hasValueSatisfying(found ->
-        assertThat(found.originals()).isNull());
+        assertThat(recent.originals(found)).isNull());
     assertThat(recent.find(new TraceId(0, 2))).hasValueSatisfying(found ->
-        assertThat(found.originals()).isNotNull());
+        assertThat(recent.originals(found)).isNotNull());
     assertThat(recent.find(new TraceId(0, 3))).hasValueSatisfying(found ->
-        assertThat(found.originals()).isNotNull());
-  }
-
-  @Test
-  void originals_ofProfilesOverwrittenInTheRing_leaveTheBudget() {
-    List<SpanRecord> spans = new TraceBuilder().span("GET /a", null, "t1", 0, 10).spans();
-    long perTrace = OriginalSpans.copyOf(spans).sizeBytes();
-    QueryConfiguration configuration = new QueryConfiguration();
-    configuration.setRecentTraces(2);
-    RecentProfiles recent = new RecentProfiles(configuration);
-    for (long low = 1; low <= 5; low++) {
-      TraceId id = new TraceId(0, low);
-      recent.accept(new CompletedTrace(id, spans, Completion.TIMEOUT, false, 0),
-          new TraceAnalyzer(SpanMapping.defaults()).analyze(id, spans), 0);
-    }
-
-    assertThat(recent.originalBytes()).isEqualTo(2 * perTrace);
+        assertThat(recent.originals(found)).isNotNull());
   }
 
   /** What a replica is asked is the query it was given: the peers read it back whole. */
