@@ -99,9 +99,9 @@ final class OriginalSpanLog {
   }
 
   private void putInt(int value) {
-    byte[] bytes = {(byte) (value >>> 24), (byte) (value >>> 16), (byte) (value >>> 8),
-        (byte) value};
-    put(bytes, 0, 4);
+    for (int shift = 24; shift >= 0; shift -= 8) {
+      ring[(int) (written++ % capacity)] = (byte) (value >>> shift);
+    }
   }
 
   /** Writes at the end, wrapping round. */

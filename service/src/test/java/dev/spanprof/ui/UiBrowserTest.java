@@ -533,6 +533,32 @@ class UiBrowserTest {
         "return getComputedStyle(document.documentElement).backgroundColor"))).isGreaterThan(200);
   }
 
+  /**
+   * The 10 000-span profile's JSON as served, gzipped as served, and as it would be without the
+   * spans' own attributes, events, links and resources (both as Gson writes them, to compare
+   * alike).
+   */
+  private String profileSizes() throws Exception {
+    String path = "/api/v1/traces/" + LARGE.toHex();
+    String served = get(path);
+    HttpResponse<byte[]> gzipped = http.send(HttpRequest.newBuilder(URI.create(
+            Ports.of(context).httpUrl(path))).header("Accept-Encoding", "gzip").build(),
+        HttpResponse.BodyHandlers.ofByteArray());
+    JsonObject profile = JsonParser.parseString(served).getAsJsonObject();
+    String whole = profile.toString();
+    profile.remove("otelResources");
+    profile.remove("attributesKept");
+    for (JsonElement span : profile.getAsJsonArray("spans")) {
+      for (String field : new String[] {"attributes", "events", "links", "otelResource"}) {
+        span.getAsJsonObject().remove(field);
+      }
+    }
+    String without = profile.toString();
+    return String.format("its profile: %,d bytes of JSON, %,d gzipped as served; the spans' own "
+            + "data %,d of them (%,d without it, as Gson writes both)%n", served.length(),
+        gzipped.body().length, whole.length() - without.length(), without.length());
+  }
+
   /** The mean of a CSS rgb() colour's channels. */
   private static double brightness(String rgb) {
     return Arrays.stream(rgb.replaceAll("[^0-9,]", "").split(",")).limit(3)
@@ -587,7 +613,7 @@ class UiBrowserTest {
     Files.createDirectories(Path.of("target", "ui-screenshots"));
     Files.writeString(Path.of("target", "ui-screenshots", "render-times.txt"),
         "10 000-span trace: drawn and painted in " + renderMs + " ms after the profile arrived; "
-            + loadedMs + " ms after navigation started\n");
+            + loadedMs + " ms after navigation started\n" + profileSizes());
     Chromium.screenshot(browser, "trace-large");
   }
 
