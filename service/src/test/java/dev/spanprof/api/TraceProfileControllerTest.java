@@ -154,13 +154,8 @@ class TraceProfileControllerTest {
         + "{'traceId':'T','spanId':'0000000000000003','parentSpanId':'00000000000000ff',"
         + "'name':'audit','startTimeUnixNano':'3000','endTimeUnixNano':'4000'}]}]}]}")
         .replace('\'', '"').replace("T", traceId);
-    assertThat(post(json.getBytes(StandardCharsets.UTF_8)).statusCode()).isEqualTo(200);
-    time.advance(Duration.ofSeconds(5));
-    assembler.sweep();
-    analysed.await(TraceId.fromHex(traceId), Duration.ofSeconds(30));
 
-    JsonObject profile = JsonParser.parseString(get("/api/v1/traces/" + traceId).body())
-        .getAsJsonObject();
+    JsonObject profile = analysedProfile(json, traceId);
     String errors = get("/api/v1/traces?error=true&limit=500").body();
     HttpResponse<String> bogus = get("/api/v1/traces?completion=bogus");
 
@@ -201,13 +196,8 @@ class TraceProfileControllerTest {
         + "{'key':'exception.stacktrace','value':{'stringValue':'java.lang.IllegalStateException\\n\\tat Cart.pay'}}]}],"
         + "'links':[{'traceId':'0102030405060708090a0b0c0d0e0f10','spanId':'1112131415161718'}]}"
         + "]}]}]}").replace('\'', '"').replace("T", traceId);
-    assertThat(post(json.getBytes(StandardCharsets.UTF_8)).statusCode()).isEqualTo(200);
-    time.advance(Duration.ofSeconds(5));
-    assembler.sweep();
-    analysed.await(TraceId.fromHex(traceId), Duration.ofSeconds(30));
 
-    JsonObject profile = JsonParser.parseString(get("/api/v1/traces/" + traceId).body())
-        .getAsJsonObject();
+    JsonObject profile = analysedProfile(json, traceId);
     String byRoute = get("/api/v1/traces?limit=500&attr.http.route=/api/checkout").body();
     String byPod = get("/api/v1/traces?limit=500&attr.k8s.pod.name=checkout-7f9c"
         + "&attr.http.response.status_code=500").body();
@@ -275,6 +265,15 @@ class TraceProfileControllerTest {
     try (GZIPInputStream in = new GZIPInputStream(new ByteArrayInputStream(gzipped.body()))) {
       assertThat(new String(in.readAllBytes(), StandardCharsets.UTF_8)).isEqualTo(plain);
     }
+  }
+
+  /** Posts an OTLP/JSON trace, completes and analyses it, and answers its profile. */
+  private JsonObject analysedProfile(String json, String traceId) throws Exception {
+    assertThat(post(json.getBytes(StandardCharsets.UTF_8)).statusCode()).isEqualTo(200);
+    time.advance(Duration.ofSeconds(5));
+    assembler.sweep();
+    analysed.await(TraceId.fromHex(traceId), Duration.ofSeconds(30));
+    return JsonParser.parseString(get("/api/v1/traces/" + traceId).body()).getAsJsonObject();
   }
 
   private HttpResponse<String> post(byte[] json) throws Exception {
