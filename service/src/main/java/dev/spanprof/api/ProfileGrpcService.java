@@ -90,7 +90,8 @@ final class ProfileGrpcService extends ProfileServiceGrpc.ProfileServiceImplBase
     }
     profiles.find(traceId).ifPresentOrElse(
         recent -> answer(responses, ProtoViews.traceProfile(
-            TraceProfileView.of(recent.profile(), recent.summary(), null))),
+            TraceProfileView.of(recent.profile(), recent.summary(),
+                profiles.originals(recent)))),
         () -> notFound(responses, "no recently analysed trace " + traceId.toHex()));
   }
 

@@ -1,6 +1,10 @@
 package dev.spanprof.api;
 
 import com.google.protobuf.ByteString;
+import com.google.protobuf.ListValue;
+import com.google.protobuf.NullValue;
+import com.google.protobuf.Struct;
+import com.google.protobuf.Value;
 import dev.spanprof.analysis.pool.PoolWindows.PoolWindow;
 import dev.spanprof.analysis.ranking.RankingSnapshot;
 import dev.spanprof.analysis.tail.TailRoot;
@@ -13,10 +17,13 @@ import dev.spanprof.v1.PoolProfile;
 import dev.spanprof.v1.Quantile;
 import dev.spanprof.v1.RankedOperation;
 import dev.spanprof.v1.ResourceBusy;
+import dev.spanprof.v1.SpanEvent;
+import dev.spanprof.v1.SpanLink;
 import dev.spanprof.v1.SpanProfile;
 import dev.spanprof.v1.StateTime;
 import dev.spanprof.v1.TailRow;
 import java.util.List;
+import java.util.Map;
 import org.HdrHistogram.AbstractHistogram;
 
 /**
@@ -132,6 +139,30 @@ final class ProtoViews {
     return proto.build();
   }
 
+  /** Attributes as JSON writes them, as a protobuf Struct: numbers become doubles. */
+  private static Struct struct(Map<String, Object> attributes) {
+    Struct.Builder struct = Struct.newBuilder();
+    attributes.forEach((key, value) -> struct.putFields(key, value(value)));
+    return struct.build();
+  }
+
+  @SuppressWarnings("unchecked")
+  private static Value value(Object value) {
+    if (value instanceof String text) {
+      return Value.newBuilder().setStringValue(text).build();
+    } else if (value instanceof Boolean bool) {
+      return Value.newBuilder().setBoolValue(bool).build();
+    } else if (value instanceof Number number) {
+      return Value.newBuilder().setNumberValue(number.doubleValue()).build();
+    } else if (value instanceof List<?> list) {
+      return Value.newBuilder().setListValue(ListValue.newBuilder()
+          .addAllValues(list.stream().map(ProtoViews::value).toList())).build();
+    } else if (value instanceof Map<?, ?> map) {
+      return Value.newBuilder().setStructValue(struct((Map<String, Object>) map)).build();
+    }
+    return Value.newBuilder().setNullValue(NullValue.NULL_VALUE).build();
+  }
+
   static dev.spanprof.v1.TraceProfile traceProfile(TraceProfileView view) {
     dev.spanprof.v1.TraceProfile.Builder profile = dev.spanprof.v1.TraceProfile.newBuilder()
         .setTraceId(view.traceId())
@@ -169,7 +200,17 @@ final class ProtoViews {
         .setOnCriticalPath(span.onCriticalPath())
         .setOrphan(span.orphan())
         .setStatus(span.status().name())
-        .setStatusMessage(span.statusMessage())));
+        .setStatusMessage(span.statusMessage())
+        .setAttributes(struct(span.attributes()))
+        .addAllEvents(span.events().stream().map(event -> SpanEvent.newBuilder()
+            .setName(event.name()).setTimeNanos(event.timeNanos())
+            .setAttributes(struct(event.attributes())).build()).toList())
+        .addAllLinks(span.links().stream().map(link -> SpanLink.newBuilder()
+            .setTraceId(link.traceId()).setSpanId(link.spanId())
+            .setAttributes(struct(link.attributes())).build()).toList())
+        .setOtelResource(span.otelResource())));
+    profile.setAttributesKept(view.attributesKept());
+    view.otelResources().forEach(resource -> profile.addOtelResources(struct(resource)));
     view.pools().forEach(pool -> profile.addPools(PoolProfile.newBuilder()
         .setPool(pool.pool())
         .setCapacity(pool.capacity())

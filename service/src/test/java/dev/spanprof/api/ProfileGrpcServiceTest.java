@@ -37,6 +37,11 @@ import java.util.HexFormat;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import com.google.protobuf.util.JsonFormat;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 
@@ -109,6 +114,34 @@ class ProfileGrpcServiceTest {
     assertThat(profile.getSpansList()).allSatisfy(span -> assertThat(span.getName()).isNotEmpty());
     assertThat(profile.getSummary().getTraceId()).isEqualTo(TRACE);
     assertThat(profile.getSummary().getTtcNs()).isEqualTo(profile.getTtcNs());
+  }
+
+  /** The spans' own attributes and resources, as the JSON API has them; found by attribute. */
+  @Test
+  void getTraceProfile_carriesTheSpansOwnData_andListTracesFindsItByAttribute()
+      throws Exception {
+    dev.spanprof.v1.TraceProfile profile = stub.getTraceProfile(GetTraceProfileRequest.newBuilder()
+        .setTraceId(ByteString.copyFrom(HexFormat.of().parseHex(TRACE))).build());
+    JsonObject json = JsonParser.parseString(HttpClient.newHttpClient().send(
+        HttpRequest.newBuilder(URI.create(Ports.of(context).httpUrl("/api/v1/traces/" + TRACE)))
+            .build(), HttpResponse.BodyHandlers.ofString()).body()).getAsJsonObject();
+    var byThread = stub.listTraces(ListTracesRequest.newBuilder()
+        .putAttributes("thread.id", "t1").build());
+    var byOtherThread = stub.listTraces(ListTracesRequest.newBuilder()
+        .putAttributes("thread.id", "no-such-thread").build());
+
+    assertThat(profile.getAttributesKept()).isTrue();
+    for (int s = 0; s < profile.getSpansCount(); s++) {
+      assertThat(JsonParser.parseString(JsonFormat.printer().print(
+              profile.getSpans(s).getAttributes())))
+          .isEqualTo(json.getAsJsonArray("spans").get(s).getAsJsonObject().get("attributes"));
+    }
+    assertThat(profile.getOtelResources(profile.getSpans(0).getOtelResource())
+        .getFieldsMap().get("service.name").getStringValue()).isEqualTo(
+            json.getAsJsonArray("spans").get(0).getAsJsonObject().get("service").getAsString());
+    assertThat(byThread.getTracesList()).extracting(TraceSummary::getTraceId)
+        .containsExactly(TRACE);
+    assertThat(byOtherThread.getTracesList()).isEmpty();
   }
 
   @Test
