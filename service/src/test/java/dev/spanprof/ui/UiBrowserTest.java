@@ -281,6 +281,30 @@ class UiBrowserTest {
         .doesNotContain("page=");
   }
 
+  /**
+   * A custom time range lists exactly the traces that started in it, as the API does for the
+   * same bounds: the traces of the first second after the epoch, not the checkouts of 2023.
+   */
+  @Test
+  void traces_inACustomTimeRange_listWhatStartedInIt() throws Exception {
+    open("traces?range=custom&from=1970-01-01T00%3A00%3A00&to=1970-01-01T00%3A00%3A01&rows=500");
+    waitFor(By.id("traces-table"));
+    List<String> listed = listedTraces();
+    // The page reads the times in the browser's time zone.
+    long fromMs = (Long) browser.executeScript(
+        "return new Date('1970-01-01T00:00:00').getTime()");
+    long toMs = (Long) browser.executeScript("return new Date('1970-01-01T00:00:01').getTime()");
+    List<String> inRange = new ArrayList<>();
+    apiArray("/api/v1/traces?limit=500&minStartNs=" + fromMs * 1_000_000 + "&maxStartNs="
+        + toMs * 1_000_000)
+        .forEach(row -> inRange.add(row.getAsJsonObject().get("traceId").getAsString()));
+
+    assertThat(browser.findElement(By.id("range")).getAttribute("value")).isEqualTo("custom");
+    assertThat(listed).isEqualTo(inRange).contains(FAILED.toHex())
+        .doesNotContainAnyElementsOf(CheckoutLoad.traceIds(CHECKOUTS).stream()
+            .map(TraceId::toHex).toList());
+  }
+
   private List<String> listedTraces() {
     return browser.findElements(By.cssSelector("#traces-table tbody tr")).stream()
         .map(row -> row.findElement(By.cssSelector("a[href^='traces/']")).getText()).toList();
