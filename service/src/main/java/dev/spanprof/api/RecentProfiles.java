@@ -61,6 +61,8 @@ public final class RecentProfiles implements ProfileConsumer {
   /**
    * What is kept of one trace id: the fragment it answers with, and the others in the order
    * they were analysed.
+   *
+   * @param originalAt where the shown fragment's spans as received are in the log
    */
   record Found(Recent shown, List<Recent> others, long originalAt) {
 
