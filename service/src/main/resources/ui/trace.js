@@ -114,7 +114,8 @@ function show(profile) {
  * it (an allocation span may) is drawn at its edge.
  */
 function timeScale(profile, labelWidth) {
-  const width = Math.max(400, page.clientWidth - labelWidth - RIGHT_WIDTH - 40);
+  // Room for the page's padding, the picture's border and its vertical scroll bar.
+  const width = Math.max(400, page.clientWidth - labelWidth - RIGHT_WIDTH - 60);
   const length = Math.max(1, profile.ttcNs);
   const x = offset => labelWidth + Math.min(Math.max(offset / length, 0), 1) * width;
   return {width, x, w: (from, to) => Math.max(0.5, x(to) - x(from))};
