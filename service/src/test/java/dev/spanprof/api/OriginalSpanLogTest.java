@@ -14,6 +14,7 @@ import io.opentelemetry.proto.resource.v1.Resource;
 import io.opentelemetry.proto.trace.v1.Span;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 class OriginalSpanLogTest {
@@ -51,6 +52,26 @@ class OriginalSpanLogTest {
     }
   }
 
+  /**
+   * A trace has the attributes asked for when some span or its resource has each: strings and
+   * numbers alike, by the text of their values; a value nowhere in the trace rules it out.
+   */
+  @Test
+  void hasAttributes_byTheTextOfStringsAndNumbers_overSpansAndResources() {
+    OriginalSpanLog log = new OriginalSpanLog(1 << 20);
+    OriginalSpans trace = log.read(log.append(List.of(span(1, "pay", shop),
+        span(2, "debit", bank))));
+
+    assertThat(trace.hasAttributes(Map.of("k", "v2"))).isTrue();
+    assertThat(trace.hasAttributes(Map.of("code", "202"))).isTrue();
+    assertThat(trace.hasAttributes(Map.of("service.name", "bank", "k", "v1", "code", "202")))
+        .as("each on a span or resource of its own").isTrue();
+    assertThat(trace.hasAttributes(Map.of("k", "v3"))).isFalse();
+    assertThat(trace.hasAttributes(Map.of("code", "999"))).isFalse();
+    assertThat(trace.hasAttributes(Map.of("k", "202"))).as("another key's value").isFalse();
+    assertThat(trace.hasAttributes(Map.of("missing", "v1"))).isFalse();
+  }
+
   @Test
   void anEntryLargerThanTheRing_isNotKept() {
     OriginalSpanLog log = new OriginalSpanLog(16);
@@ -63,8 +84,10 @@ class OriginalSpanLogTest {
 
   private static SpanRecord span(long id, String name, SpanResource resource) {
     byte[] encoded = Span.newBuilder().setName(name).addAttributes(KeyValue.newBuilder()
-        .setKey("k").setValue(AnyValue.newBuilder().setStringValue("v" + id))).build()
-        .toByteArray();
+            .setKey("k").setValue(AnyValue.newBuilder().setStringValue("v" + id)))
+        .addAttributes(KeyValue.newBuilder()
+            .setKey("code").setValue(AnyValue.newBuilder().setIntValue(200 + id)))
+        .build().toByteArray();
     return SpanRecord.builder().setTraceId(1, 1).setSpanId(id).setName(name)
         .setKind(SpanKind.INTERNAL).setStatus(SpanStatus.UNSET).setStatusMessage("")
         .setAttributes(Attributes.empty()).setResource(resource)
