@@ -67,8 +67,8 @@ class ArchitectureTest {
   /**
    * The packages follow the data: ingest → assembly → analysis → the stages after it (metrics,
    * export, api). The core (span model, assembly, analysis, the spool, time) is reached by every layer and reaches none;
-   * the OTLP codecs (protobuf's wire, JSON through Gson) only by the two adapters that speak
-   * OTLP, ingest and export; configuration is read by the adapters; ingest is read only by what
+   * the OTLP codecs (protobuf's wire, JSON through Gson) only by the adapters that speak OTLP:
+   * ingest, export, and the API, which reads the spans kept as received; configuration is read by the adapters; ingest is read only by what
    * reports on it or wires it; the stages after the analysis (export, api) by metrics and the wiring; the peers of a fleet by the API. The UI's pages read the API over HTTP, like any client: nothing of spanprof's. The
    * bearer tokens are asked by the receivers, the API and the management port, each for the access
    * it needs, and TLS as a client serves forwarding and the peers; the UI's pages say they need none.
@@ -91,7 +91,7 @@ class ArchitectureTest {
         .layer("Ui").definedBy("dev.spanprof.ui..")
         .layer("Security").definedBy("dev.spanprof.security..")
         .whereLayer("Wiring").mayNotBeAccessedByAnyLayer()
-        .whereLayer("Otlp").mayOnlyBeAccessedByLayers("Ingest", "Export")
+        .whereLayer("Otlp").mayOnlyBeAccessedByLayers("Ingest", "Export", "Api")
         .whereLayer("Ui").mayNotBeAccessedByAnyLayer()
         .whereLayer("Management").mayOnlyBeAccessedByLayers("Wiring")
         .whereLayer("Metrics").mayOnlyBeAccessedByLayers("Management", "Wiring")

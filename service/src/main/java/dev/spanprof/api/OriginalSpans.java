@@ -1,6 +1,8 @@
 package dev.spanprof.api;
 
 import com.google.protobuf.InvalidProtocolBufferException;
+import dev.spanprof.otlp.InvalidOtlpException;
+import dev.spanprof.otlp.Utf8Strings;
 import io.opentelemetry.proto.common.v1.AnyValue;
 import io.opentelemetry.proto.common.v1.KeyValue;
 import io.opentelemetry.proto.resource.v1.Resource;
@@ -8,6 +10,7 @@ import io.opentelemetry.proto.trace.v1.Span;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Base64;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -78,22 +81,37 @@ final class OriginalSpans {
     return resourceOfSpan[span];
   }
 
-  /** Span {@code index} (its place in the trace as analysed), decoded. */
+  /**
+   * Span {@code index} (its place in the trace as analysed), decoded. A string that is not valid
+   * UTF-8, which ingest keeps as sent and protobuf-java refuses, is read repaired (U+FFFD); a span
+   * that still does not decode reads as empty, so that it takes no page or search down with it.
+   */
   Span span(int index) {
+    byte[] span =
+        Arrays.copyOfRange(entry, spanStarts[index], spanStarts[index] + spanLengths[index]);
     try {
-      return Span.parseFrom(ByteBuffer.wrap(entry, spanStarts[index], spanLengths[index]));
-    } catch (InvalidProtocolBufferException e) {
-      // Read once already, at ingest, to be accepted.
-      throw new IllegalStateException("a kept span no longer decodes", e);
+      return Span.parseFrom(span);
+    } catch (InvalidProtocolBufferException invalid) {
+      try {
+        return Span.parseFrom(Utf8Strings.span(span));
+      } catch (InvalidProtocolBufferException | InvalidOtlpException malformed) {
+        return Span.getDefaultInstance();
+      }
     }
   }
 
+  /** Resource {@code index}, decoded as {@link #span} decodes a span. */
   Resource resource(int index) {
+    byte[] resource = Arrays.copyOfRange(entry, resourceStarts[index],
+        resourceStarts[index] + resourceLengths[index]);
     try {
-      return Resource.parseFrom(
-          ByteBuffer.wrap(entry, resourceStarts[index], resourceLengths[index]));
-    } catch (InvalidProtocolBufferException e) {
-      throw new IllegalStateException("a kept resource no longer decodes", e);
+      return Resource.parseFrom(resource);
+    } catch (InvalidProtocolBufferException invalid) {
+      try {
+        return Resource.parseFrom(Utf8Strings.resource(resource));
+      } catch (InvalidProtocolBufferException | InvalidOtlpException malformed) {
+        return Resource.getDefaultInstance();
+      }
     }
   }
 

@@ -12,6 +12,7 @@ import io.opentelemetry.proto.common.v1.AnyValue;
 import io.opentelemetry.proto.common.v1.KeyValue;
 import io.opentelemetry.proto.resource.v1.Resource;
 import io.opentelemetry.proto.trace.v1.Span;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -70,6 +71,34 @@ class OriginalSpanLogTest {
     assertThat(trace.hasAttributes(Map.of("code", "999"))).isFalse();
     assertThat(trace.hasAttributes(Map.of("k", "202"))).as("another key's value").isFalse();
     assertThat(trace.hasAttributes(Map.of("missing", "v1"))).isFalse();
+  }
+
+  /**
+   * A string that is not UTF-8, which ingest keeps as sent and protobuf-java refuses, reads
+   * repaired; the span's other attributes, and the search, are not lost with it.
+   */
+  @Test
+  void aSpanWithAStringThatIsNotUtf8_readsRepaired() {
+    SpanRecord valid = span(7, "pay", shop);
+    byte[] encoded = valid.copyOfEncoded();
+    byte[] value = "v7".getBytes(StandardCharsets.UTF_8);
+    for (int i = 0; i + 1 < encoded.length; i++) {
+      if (encoded[i] == value[0] && encoded[i + 1] == value[1]) {
+        encoded[i + 1] = (byte) 0xFF; // "v" and a byte no UTF-8 sequence has
+      }
+    }
+    SpanRecord broken = SpanRecord.builder().setTraceId(1, 1).setSpanId(7).setName("pay")
+        .setKind(SpanKind.INTERNAL).setStatus(SpanStatus.UNSET).setStatusMessage("")
+        .setAttributes(Attributes.empty()).setResource(shop)
+        .setScope(new SpanScope("", "", Attributes.empty(), "", new byte[0]))
+        .setEncoded(encoded).build();
+    OriginalSpanLog log = new OriginalSpanLog(1 << 20);
+
+    OriginalSpans read = log.read(log.append(List.of(broken)));
+
+    assertThat(read.span(0).getAttributes(0).getValue().getStringValue()).isEqualTo("v\uFFFD");
+    assertThat(read.span(0).getAttributes(1).getValue().getIntValue()).isEqualTo(207);
+    assertThat(read.hasAttributes(Map.of("code", "207"))).isTrue();
   }
 
   @Test
