@@ -1,6 +1,7 @@
 package dev.spanprof.api;
 
 import com.google.protobuf.InvalidProtocolBufferException;
+import com.google.protobuf.Parser;
 import dev.spanprof.otlp.InvalidOtlpException;
 import dev.spanprof.otlp.Utf8Strings;
 import io.opentelemetry.proto.common.v1.AnyValue;
@@ -87,30 +88,31 @@ final class OriginalSpans {
    * that still does not decode reads as empty, so that it takes no page or search down with it.
    */
   Span span(int index) {
-    byte[] span =
-        Arrays.copyOfRange(entry, spanStarts[index], spanStarts[index] + spanLengths[index]);
-    try {
-      return Span.parseFrom(span);
-    } catch (InvalidProtocolBufferException invalid) {
-      try {
-        return Span.parseFrom(Utf8Strings.span(span));
-      } catch (InvalidProtocolBufferException | InvalidOtlpException malformed) {
-        return Span.getDefaultInstance();
-      }
-    }
+    return parse(Arrays.copyOfRange(entry, spanStarts[index],
+        spanStarts[index] + spanLengths[index]), Span.parser(), Utf8Strings::span,
+        Span.getDefaultInstance());
   }
 
   /** Resource {@code index}, decoded as {@link #span} decodes a span. */
   Resource resource(int index) {
-    byte[] resource = Arrays.copyOfRange(entry, resourceStarts[index],
-        resourceStarts[index] + resourceLengths[index]);
+    return parse(Arrays.copyOfRange(entry, resourceStarts[index],
+        resourceStarts[index] + resourceLengths[index]), Resource.parser(),
+        Utf8Strings::resource, Resource.getDefaultInstance());
+  }
+
+  /** How a message's strings are repaired. */
+  private interface Repair {
+    byte[] repaired(byte[] message) throws InvalidOtlpException;
+  }
+
+  private static <T> T parse(byte[] message, Parser<T> parser, Repair repair, T empty) {
     try {
-      return Resource.parseFrom(resource);
+      return parser.parseFrom(message);
     } catch (InvalidProtocolBufferException invalid) {
       try {
-        return Resource.parseFrom(Utf8Strings.resource(resource));
+        return parser.parseFrom(repair.repaired(message));
       } catch (InvalidProtocolBufferException | InvalidOtlpException malformed) {
-        return Resource.getDefaultInstance();
+        return empty;
       }
     }
   }
