@@ -179,7 +179,7 @@ export function time(epochNanos) {
 }
 
 /** How long ago epoch nanoseconds were, in words: "3 min ago", "in 2 s" for a clock ahead. */
-export function ago(epochNanos) {
+function ago(epochNanos) {
   const seconds = (Date.now() - Number(BigInt(epochNanos) / 1000000n)) / 1000;
   const units = [['year', 31557600], ['day', 86400], ['h', 3600], ['min', 60], ['s', 1]];
   const [unit, size] = units.find(([, size]) => Math.abs(seconds) >= size) || units[4];
