@@ -171,6 +171,8 @@ public final class RecentProfiles implements ProfileConsumer {
       byTrace.computeIfAbsent(snapshot[slot].profile().traceId(), unused -> new ArrayList<>(1))
           .add(slot);
     }
+    // The rows before the page and the page's own.
+    long wanted = (long) query.offset() + query.limit();
     Comparator<TraceSummary> faster = SLOWEST.reversed();
     PriorityQueue<TraceSummary> slowest = new PriorityQueue<>(faster);
     List<TraceSummary> result = new ArrayList<>();
@@ -192,12 +194,12 @@ public final class RecentProfiles implements ProfileConsumer {
       }
       if (!query.slowest()) {
         result.add(summary);
-        if (result.size() == query.offset() + query.limit()) {
+        if (result.size() == wanted) {
           break;
         }
       } else {
         slowest.add(summary);
-        if (slowest.size() > query.offset() + query.limit()) {
+        if (slowest.size() > wanted) {
           slowest.poll();
         }
       }

@@ -65,8 +65,8 @@ record TraceQuery(
         fraction("minParallelism", parameters.get("minParallelism"), 0),
         fraction("maxParallelism", parameters.get("maxParallelism"), Double.POSITIVE_INFINITY),
         parameters.get("completion"), parameters.get("error"), parameters.get("order"),
-        (int) number("limit", parameters.get("limit"), DEFAULT_LIMIT))
-        .narrowed((int) number("offset", parameters.get("offset"), 0),
+        count("limit", parameters.get("limit"), DEFAULT_LIMIT))
+        .narrowed(count("offset", parameters.get("offset"), 0),
             number("minStartNs", parameters.get("minStartNs"), Long.MIN_VALUE),
             number("maxStartNs", parameters.get("maxStartNs"), Long.MAX_VALUE), attributes);
   }
@@ -140,8 +140,8 @@ record TraceQuery(
    */
   TraceQuery fromFirst() {
     return new TraceQuery(service, operation, contains, minTtcNs, maxTtcNs, minParallelism,
-        maxParallelism, completion, error, slowest, offset + limit, 0, minStartNanos,
-        maxStartNanos, attributes);
+        maxParallelism, completion, error, slowest, (int) Math.min(Integer.MAX_VALUE,
+        (long) offset + limit), 0, minStartNanos, maxStartNanos, attributes);
   }
 
   /** The query as {@link #parse} reads it, for asking the peers (without a leading {@code &}). */
@@ -210,6 +210,16 @@ record TraceQuery(
     } catch (NumberFormatException e) {
       throw new IllegalArgumentException(name + " must be an integer, got '" + value + "'");
     }
+  }
+
+  /** A number of rows: an integer that fits an int. */
+  private static int count(String name, String value, int absent) {
+    long count = number(name, value, absent);
+    if (count != (int) count) {
+      throw new IllegalArgumentException(name + " must be at most " + Integer.MAX_VALUE
+          + ", got " + value);
+    }
+    return (int) count;
   }
 
   private static double fraction(String name, String value, double absent) {

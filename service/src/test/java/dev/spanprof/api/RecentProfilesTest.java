@@ -193,6 +193,10 @@ class RecentProfilesTest {
     assertThat(recent.search(parse("offset", "5"))).isEmpty();
     assertThatThrownBy(() -> parse("offset", "-1"))
         .hasMessage("offset must not be negative, got -1");
+    assertThatThrownBy(() -> parse("offset", "4294967296"))
+        .hasMessage("offset must be at most 2147483647, got 4294967296");
+    assertThat(parse("offset", String.valueOf(Integer.MAX_VALUE), "limit", "50").fromFirst()
+        .limit()).as("no overflow").isEqualTo(Integer.MAX_VALUE);
   }
 
   @Test
