@@ -188,8 +188,7 @@ public final class RecentProfiles implements ProfileConsumer {
       }
       TraceSummary summary = trace.summary();
       if (!query.matches(summary, entry.profile().distinctOperations())
-          || !query.attributes().isEmpty()
-              && !query.matchesAttributes(originals.read(trace.originalAt()))) {
+          || !query.matchesAttributes(() -> originals.read(trace.originalAt()))) {
         continue;
       }
       if (!query.slowest()) {

@@ -9,6 +9,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.function.Supplier;
 
 /**
  * What {@code GET /api/v1/traces} asks for: which recent traces, in which order, how many.
@@ -194,11 +195,15 @@ record TraceQuery(
   }
 
   /**
-   * Whether a kept trace, with these original spans (null: no longer kept), has the attributes
-   * asked for.
+   * Whether a kept trace has the attributes asked for; its original spans (null when no longer
+   * kept) are read only when some are.
    */
-  boolean matchesAttributes(OriginalSpans originals) {
-    return attributes.isEmpty() || originals != null && originals.hasAttributes(attributes);
+  boolean matchesAttributes(Supplier<OriginalSpans> originals) {
+    if (attributes.isEmpty()) {
+      return true;
+    }
+    OriginalSpans spans = originals.get();
+    return spans != null && spans.hasAttributes(attributes);
   }
 
   private static long number(String name, String value, long absent) {
